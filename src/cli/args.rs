@@ -1,0 +1,71 @@
+//! Argument definitions (clap derive). Engine types never derive clap traits: `run.rs`
+//! converts these into engine options in one place.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "zhiwen", version, about = "指纹 Zhiwen: find which of your works were copied into a suspect text")]
+pub struct Args {
+    /// Corpus store (SQLite). Default: the user's data folder, e.g. ~/.local/share/zhiwen/corpus.sqlite.
+    #[arg(long, global = true, env = "ZHIWEN_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Import files and folders (recursive) into the corpus.
+    Import {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Never draw a progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Check suspect files or folders against the corpus.
+    Check {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Print the JSON contract (see README) instead of tables.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        check: CheckArgs,
+    },
+    /// List the documents in the corpus.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove documents by id or by path.
+    Remove {
+        #[arg(required = true, value_name = "ID|PATH")]
+        targets: Vec<String>,
+    },
+    /// Open the desktop app (the default without a subcommand).
+    Gui,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Largest Hamming distance (bits of 64) at which two windows match.
+    #[arg(long, value_name = "BITS")]
+    pub max_distance: Option<u32>,
+    /// Drop passages shorter than this many characters (Han characters, letters, digits).
+    #[arg(long, value_name = "CHARS")]
+    pub min_passage: Option<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Args::command().debug_assert();
+    }
+}

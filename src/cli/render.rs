@@ -1,0 +1,136 @@
+//! Output: human-readable tables and the `check --json` contract.
+
+use serde::Serialize;
+use zhiwen::engine::store::DocumentInfo;
+use zhiwen::{CheckOptions, FingerprintParams, ImportReport, SuspectReport};
+
+/// Version of the JSON contract; bump on incompatible changes.
+pub const JSON_VERSION: &str = "0.1.0";
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    version: &'static str,
+    settings: Settings,
+    corpus: CorpusJson,
+    suspects: &'a [SuspectReport],
+}
+
+#[derive(Serialize)]
+struct Settings {
+    window: usize,
+    step: usize,
+    max_distance: u32,
+    min_passage_chars: usize,
+}
+
+#[derive(Serialize)]
+struct CorpusJson {
+    documents: u64,
+    windows: u64,
+}
+
+pub fn check_json(
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+    documents: u64,
+    windows: u64,
+    suspects: &[SuspectReport],
+) -> String {
+    let doc = CheckJson {
+        version: JSON_VERSION,
+        settings: Settings {
+            window: params.window,
+            step: params.step,
+            max_distance: opts.max_distance,
+            min_passage_chars: opts.min_passage_chars,
+        },
+        corpus: CorpusJson { documents, windows },
+        suspects,
+    };
+    serde_json::to_string_pretty(&doc).expect("report serializes")
+}
+
+pub fn check_table(r: &SuspectReport) -> String {
+    let mut out = String::new();
+    if let Some(e) = &r.error {
+        out += &format!("{}\n  error: {e}\n", r.path);
+        return out;
+    }
+    out += &format!("{}  ({} chars)  similarity {:.1}%\n", r.path, r.chars, r.similarity * 100.0);
+    if r.sources.is_empty() {
+        out += "  no source found\n";
+        return out;
+    }
+    out += "   #  similarity  coverage  passages  distance  source\n";
+    for (i, s) in r.sources.iter().enumerate() {
+        let dist = s.passages.iter().map(|p| p.distance).min().unwrap_or(0);
+        out += &format!(
+            "  {:>2}  {:>9.1}%  {:>7.1}%  {:>8}  {:>8}  {}  [{}] {}\n",
+            i + 1,
+            s.similarity * 100.0,
+            s.source_coverage * 100.0,
+            s.passages.len(),
+            dist,
+            s.title,
+            s.id,
+            s.path
+        );
+    }
+    out
+}
+
+pub fn import_summary(r: &ImportReport) -> String {
+    let mut out = format!(
+        "imported {}, replaced {}, unchanged {}, failed {}{}\n",
+        r.imported.len(),
+        r.replaced.len(),
+        r.unchanged.len(),
+        r.failed.len(),
+        if r.skipped.is_empty() { String::new() } else { format!(", skipped {} (unsupported extension)", r.skipped.len()) }
+    );
+    for (path, reason) in &r.failed {
+        out += &format!("  failed: {}: {reason}\n", path.display());
+    }
+    if r.cancelled {
+        out += "cancelled: the files imported before the cancel are kept\n";
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct ListJson<'a> {
+    id: u32,
+    path: &'a str,
+    title: &'a str,
+    chars: u64,
+    windows: u64,
+    byte_size: u64,
+    imported_at: i64,
+    encoding: &'a str,
+}
+
+pub fn list_json(docs: &[DocumentInfo]) -> String {
+    let rows: Vec<ListJson> = docs
+        .iter()
+        .map(|d| ListJson {
+            id: d.id,
+            path: &d.path,
+            title: &d.title,
+            chars: d.chars,
+            windows: d.windows,
+            byte_size: d.byte_size,
+            imported_at: d.imported_at,
+            encoding: &d.encoding,
+        })
+        .collect();
+    serde_json::to_string_pretty(&rows).expect("list serializes")
+}
+
+pub fn list_table(docs: &[DocumentInfo]) -> String {
+    let mut out = format!("{:>6}  {:>9}  {:>7}  title  path\n", "id", "chars", "windows");
+    for d in docs {
+        out += &format!("{:>6}  {:>9}  {:>7}  {}  {}\n", d.id, d.chars, d.windows, d.title, d.path);
+    }
+    out += &format!("{} documents\n", docs.len());
+    out
+}

@@ -1,0 +1,213 @@
+//! Check: suspect text → query windows → index hits → passages → ranked sources.
+//!
+//! The suspect is windowed at step 1 and every window is looked up in the index
+//! (in parallel). Hits are grouped by source document; each source's text is
+//! re-tokenized (cheap, and it lets passages be extended to exact token boundaries)
+//! and its hits chained into passages ([`chain`]). Offsets in the result count `char`s
+//! of the extracted texts, end exclusive.
+//!
+//! Similarity is counted in characters that carry tokens (Han characters, letters and
+//! digits), so white space, punctuation and reformatting do not move it:
+//! - `similarity` = share of the suspect's counted characters inside the source's passages;
+//! - `source_coverage` = share of the source's counted characters inside them.
+
+pub mod chain;
+
+use crate::Result;
+use crate::engine::index::{Index, IndexHit};
+use crate::engine::normalize::{Token, tokenize};
+use crate::engine::params::FingerprintParams;
+use crate::engine::simhash::query_fingerprints;
+use crate::engine::window;
+use chain::{Hit, TokenPassage};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Check-time settings (fingerprinting settings belong to the store).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct CheckOptions {
+    /// Largest Hamming distance between a query window and a stored window that counts.
+    pub max_distance: u32,
+    /// Passages with fewer counted characters on the suspect side are dropped: they are
+    /// the stock phrases any two texts of a genre share.
+    pub min_passage_chars: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { max_distance: 3, min_passage_chars: 40 }
+    }
+}
+
+/// One matched passage, in `char` offsets of the two extracted texts (end exclusive).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Passage {
+    pub suspect_start: usize,
+    pub suspect_end: usize,
+    pub source_start: usize,
+    pub source_end: usize,
+    /// Smallest Hamming distance among the windows that matched in this passage.
+    pub distance: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SourceMatch {
+    pub id: u32,
+    pub path: String,
+    pub title: String,
+    pub similarity: f64,
+    pub source_coverage: f64,
+    pub passages: Vec<Passage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SuspectReport {
+    pub path: String,
+    pub chars: usize,
+    pub similarity: f64,
+    pub error: Option<String>,
+    pub sources: Vec<SourceMatch>,
+}
+
+impl SuspectReport {
+    pub fn failed(path: String, error: String) -> SuspectReport {
+        SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new() }
+    }
+}
+
+/// A stored document as a check needs it.
+pub struct SourceDoc {
+    pub path: String,
+    pub title: String,
+    pub text: String,
+}
+
+/// Where a check gets source documents from (the store, or a test's map).
+pub trait Sources {
+    fn source(&self, id: u32) -> Result<Option<SourceDoc>>;
+}
+
+/// Checks `text` against `index`. `path` is only carried into the report.
+pub fn check_text(
+    index: &Index,
+    sources: &dyn Sources,
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+    path: &str,
+    text: &str,
+) -> Result<SuspectReport> {
+    let q_tokens = tokenize(text);
+    let q_syms: Vec<u64> = q_tokens.iter().map(|t| t.sym).collect();
+    let fps = query_fingerprints(&q_tokens, params);
+    let by_doc = lookup(index, &fps, opts.max_distance);
+
+    let mut q_cover = Coverage::new(&q_tokens);
+    let mut sources_out = Vec::new();
+    // Sources in id order, so equal scores rank the same way every run.
+    let mut docs: Vec<_> = by_doc.into_iter().collect();
+    docs.sort_unstable_by_key(|(doc, _)| *doc);
+    for (doc, hits) in docs {
+        let Some(src) = sources.source(doc)? else { continue };
+        let s_tokens = tokenize(&src.text);
+        let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
+        let starts = window::stored_starts(s_tokens.len(), params.window, params.step);
+        let mut token_hits: Vec<Hit> = hits
+            .iter()
+            .filter_map(|&(q, ordinal, distance)| Some(Hit { q, s: *starts.get(ordinal as usize)? as u32, distance }))
+            .collect();
+        let max_gap = params.window * 4;
+        let mut passages = chain::chain(&mut token_hits, params.window, max_gap, q_tokens.len(), s_tokens.len());
+        passages.iter_mut().for_each(|p| chain::extend(p, &q_syms, &s_syms));
+        let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
+            .into_iter()
+            .filter(|p| counted_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
+            .collect();
+        if passages.is_empty() {
+            continue;
+        }
+        let similarity = Coverage::new(&q_tokens).add_all(passages.iter().map(|p| (p.q_start, p.q_end)));
+        let source_coverage = Coverage::new(&s_tokens).add_all(passages.iter().map(|p| (p.s_start, p.s_end)));
+        passages.iter().for_each(|p| q_cover.add(p.q_start, p.q_end));
+        sources_out.push(SourceMatch {
+            id: doc,
+            path: src.path,
+            title: src.title,
+            similarity,
+            source_coverage,
+            passages: passages
+                .iter()
+                .map(|p| Passage {
+                    suspect_start: q_tokens[p.q_start].start as usize,
+                    suspect_end: q_tokens[p.q_end - 1].end as usize,
+                    source_start: s_tokens[p.s_start].start as usize,
+                    source_end: s_tokens[p.s_end - 1].end as usize,
+                    distance: p.distance,
+                })
+                .collect(),
+        });
+    }
+    sources_out.sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(b.source_coverage.total_cmp(&a.source_coverage)));
+    Ok(SuspectReport {
+        path: path.to_string(),
+        chars: text.chars().count(),
+        similarity: q_cover.share(),
+        error: None,
+        sources: sources_out,
+    })
+}
+
+/// Looks every query window up; returns, per source document, (query token, stored window
+/// ordinal, distance) triples.
+fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u32, u32, u32)>> {
+    let per_chunk: Vec<Vec<(u32, IndexHit)>> = fps
+        .par_chunks(4096)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut out = Vec::new();
+            let mut hits = Vec::new();
+            for (i, &fp) in chunk.iter().enumerate() {
+                hits.clear();
+                index.query(fp, max_distance, &mut hits);
+                out.extend(hits.iter().map(|&h| ((c * 4096 + i) as u32, h)));
+            }
+            out
+        })
+        .collect();
+    let mut by_doc: HashMap<u32, Vec<(u32, u32, u32)>> = HashMap::new();
+    for (q, h) in per_chunk.into_iter().flatten() {
+        by_doc.entry(h.window.doc).or_default().push((q, h.window.ordinal, h.distance));
+    }
+    by_doc
+}
+
+fn counted_chars(tokens: &[Token]) -> u64 {
+    crate::engine::normalize::token_chars(tokens)
+}
+
+/// Which tokens of a text are covered by passages, measured in counted characters.
+struct Coverage<'a> {
+    tokens: &'a [Token],
+    covered: Vec<bool>,
+}
+
+impl<'a> Coverage<'a> {
+    fn new(tokens: &'a [Token]) -> Self {
+        Coverage { tokens, covered: vec![false; tokens.len()] }
+    }
+    fn add(&mut self, start: usize, end: usize) {
+        self.covered[start..end].iter_mut().for_each(|c| *c = true);
+    }
+    fn add_all(mut self, ranges: impl Iterator<Item = (usize, usize)>) -> f64 {
+        ranges.for_each(|(s, e)| self.add(s, e));
+        self.share()
+    }
+    fn share(&self) -> f64 {
+        let total = counted_chars(self.tokens);
+        if total == 0 {
+            return 0.0;
+        }
+        let covered: u64 = self.tokens.iter().zip(&self.covered).filter(|(_, c)| **c).map(|(t, _)| t.chars() as u64).sum();
+        covered as f64 / total as f64
+    }
+}

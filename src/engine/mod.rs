@@ -1,0 +1,14 @@
+//! The detection engine. Invariant: nothing here imports egui, clap or indicatif;
+//! progress and cancellation are plain data ([`progress`]) that frontends render.
+
+pub mod check;
+pub mod corpus;
+pub mod decode;
+pub mod import;
+pub mod index;
+pub mod normalize;
+pub mod params;
+pub mod progress;
+pub mod simhash;
+pub mod store;
+pub mod window;

@@ -1,0 +1,189 @@
+//! Text → tokens that survive piracy.
+//!
+//! Each character is NFKC-folded on its own (full-width Ａ１ become A1, compatibility
+//! ideographs become unified ones). Then:
+//! - a Han character becomes one token: the first letter of its default pinyin reading.
+//!   Homophone substitutions (同音字替代) and traditional/simplified script changes keep
+//!   the pinyin, so they vanish here. A Han character without a reading is its own token.
+//! - a run of letters or digits (Latin and other alphabets) becomes one lower-cased word.
+//! - a kana or hangul character is its own token.
+//! - punctuation, symbols and white space produce nothing.
+//!
+//! Every token keeps the range of characters (`char` indices, end exclusive) it came from
+//! in the original text, so matches map back exactly. Normalization is total and
+//! deterministic: any string gives tokens, the same string always the same tokens.
+
+use pinyin::ToPinyin;
+use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// One token. `sym` identifies its content: an ASCII initial letter (`b'a'..=b'z'`) for
+/// a Han character, otherwise a hash with the top bit set (never equal to an initial).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub sym: u64,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Token {
+    /// Characters of the original text this token covers.
+    pub fn chars(&self) -> u32 {
+        self.end - self.start
+    }
+}
+
+const HASHED: u64 = 1 << 63;
+
+/// Tokens of `text`, in order.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::with_capacity(text.len() / 3);
+    let mut word = String::new();
+    let mut word_start = 0u32;
+    let push_word = |word: &mut String, start: u32, end: u32, out: &mut Vec<Token>| {
+        if !word.is_empty() {
+            out.push(Token { sym: xxh3_64(word.as_bytes()) | HASHED, start, end });
+            word.clear();
+        }
+    };
+    let mut folded = String::new();
+    for (i, c) in text.chars().enumerate() {
+        let i = i as u32;
+        // Fast path: ASCII and unified ideographs are their own NFKC form.
+        folded.clear();
+        if c.is_ascii() || ('\u{4e00}'..='\u{9fff}').contains(&c) {
+            folded.push(c);
+        } else {
+            folded.extend(std::iter::once(c).nfkc());
+        }
+        for f in folded.chars() {
+            if let Some(sym) = han_symbol(f) {
+                push_word(&mut word, word_start, i, &mut out);
+                out.push(Token { sym, start: i, end: i + 1 });
+            } else if is_syllabic(f) {
+                push_word(&mut word, word_start, i, &mut out);
+                out.push(Token { sym: HASHED | f as u64, start: i, end: i + 1 });
+            } else if f.is_alphanumeric() {
+                if word.is_empty() {
+                    word_start = i;
+                }
+                word.extend(f.to_lowercase());
+            } else if !is_combining(f) {
+                // Combining marks (e.g. from NFKC of accented letters) stay inside the word.
+                push_word(&mut word, word_start, i, &mut out);
+            }
+        }
+    }
+    let n = text.chars().count() as u32;
+    push_word(&mut word, word_start, n, &mut out);
+    out
+}
+
+/// The token symbol of a Han character, or `None` if `c` is not Han.
+fn han_symbol(c: char) -> Option<u64> {
+    let table = initials_table();
+    let cp = c as u32;
+    let letter = if (BMP_HAN_START..=BMP_HAN_END).contains(&cp) {
+        table.bmp[(cp - BMP_HAN_START) as usize]
+    } else if (EXT_HAN_START..=EXT_HAN_END).contains(&cp) {
+        table.ext[(cp - EXT_HAN_START) as usize]
+    } else if ('\u{f900}'..='\u{faff}').contains(&c) || c == '〇' {
+        initial_of(c)
+    } else {
+        return None;
+    };
+    Some(if letter == 0 { HASHED | cp as u64 } else { letter as u64 })
+}
+
+/// CJK Extension A through the Unified Ideographs block.
+const BMP_HAN_START: u32 = 0x3400;
+const BMP_HAN_END: u32 = 0x9fff;
+/// CJK Extensions B through F.
+const EXT_HAN_START: u32 = 0x20000;
+const EXT_HAN_END: u32 = 0x2ebef;
+
+struct InitialsTable {
+    bmp: Vec<u8>,
+    ext: Vec<u8>,
+}
+
+/// Pinyin initials of every Han code point, computed once: a table lookup per character
+/// instead of the pinyin crate's block search keeps tokenizing at hundreds of MB/s.
+fn initials_table() -> &'static InitialsTable {
+    static TABLE: OnceLock<InitialsTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let range = |a: u32, b: u32| (a..=b).map(|cp| char::from_u32(cp).map_or(0, initial_of)).collect();
+        InitialsTable { bmp: range(BMP_HAN_START, BMP_HAN_END), ext: range(EXT_HAN_START, EXT_HAN_END) }
+    })
+}
+
+/// First letter of the default pinyin reading, 0 if the character has none.
+fn initial_of(c: char) -> u8 {
+    c.to_pinyin().map_or(0, |p| p.first_letter().as_bytes()[0].to_ascii_lowercase())
+}
+
+fn is_syllabic(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30ff | 0x31f0..=0x31ff | 0xac00..=0xd7af | 0x1100..=0x11ff | 0x3130..=0x318f)
+}
+
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x20d0..=0x20ff | 0xfe20..=0xfe2f)
+}
+
+/// Number of characters that carry tokens in `tokens[range]`: the characters similarity
+/// is counted in (white space and punctuation do not count).
+pub fn token_chars(tokens: &[Token]) -> u64 {
+    tokens.iter().map(|t| t.chars() as u64).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn initials(text: &str) -> String {
+        tokenize(text).iter().map(|t| if t.sym < 128 { t.sym as u8 as char } else { '#' }).collect()
+    }
+
+    #[test]
+    fn han_becomes_pinyin_initials_and_punctuation_vanishes() {
+        assert_eq!(initials("滚滚长江东逝水，浪花淘尽英雄。"), "ggcjdsslhtjyx");
+    }
+
+    #[test]
+    fn homophones_and_traditional_script_give_the_same_tokens() {
+        let original = "是非成败转头空，青山依旧在，几度夕阳红。";
+        let traditional = "是非成敗轉頭空，青山依舊在，幾度夕陽紅。";
+        let homophones = "事非城拜转投空，清山依就在，几渡夕羊红。";
+        assert_eq!(initials(original), initials(traditional));
+        assert_eq!(initials(original), initials(homophones));
+    }
+
+    #[test]
+    fn full_width_latin_folds_and_words_are_lowercased() {
+        let a: Vec<u64> = tokenize("Ｈｅｌｌｏ  ＷＯＲＬＤ １２３").iter().map(|t| t.sym).collect();
+        let b: Vec<u64> = tokenize("hello, world! 123").iter().map(|t| t.sym).collect();
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 3);
+    }
+
+    #[test]
+    fn tokens_keep_their_character_ranges() {
+        let text = "第1回 Hello世界！";
+        let toks = tokenize(text);
+        let chars: Vec<char> = text.chars().collect();
+        let spans: Vec<String> =
+            toks.iter().map(|t| chars[t.start as usize..t.end as usize].iter().collect()).collect();
+        assert_eq!(spans, ["第", "1", "回", "Hello", "世", "界"]);
+        assert_eq!(token_chars(&toks), 10);
+    }
+
+    #[test]
+    fn total_on_odd_input() {
+        for s in ["", "   ", "\u{0}\u{fffd}\u{10ffff}", "é\u{301}", "ｶﾀｶﾅ한국어", "𠀀𪚥"] {
+            let toks = tokenize(s);
+            let n = s.chars().count() as u32;
+            assert!(toks.iter().all(|t| t.start < t.end && t.end <= n), "{s:?}: {toks:?}");
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Fingerprinting parameters. They are a property of a store: every stored window was
+//! made with them, so a store records them and checks use the store's values.
+
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// How text becomes window fingerprints. Defaults come from the evaluation harness
+/// (`zhiwen eval`); `ARCHITECTURE.md` explains the choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FingerprintParams {
+    /// Tokens per window. A Han character is one token (its pinyin initial), a Latin
+    /// word or number is one token.
+    pub window: usize,
+    /// Tokens between the starts of stored windows. Suspects are windowed at step 1,
+    /// so every stored window meets a query window that starts on the same token.
+    pub step: usize,
+    /// Tokens per simhash feature (n-gram length).
+    pub ngram: usize,
+}
+
+impl Default for FingerprintParams {
+    fn default() -> Self {
+        FingerprintParams { window: 24, step: 6, ngram: 3 }
+    }
+}
+
+impl FingerprintParams {
+    pub fn validate(&self) -> Result<()> {
+        if !(4..=1024).contains(&self.window) {
+            return Err(Error::Parameter(format!("window must be 4..=1024 tokens, not {}", self.window)));
+        }
+        if self.step == 0 || self.step > self.window {
+            return Err(Error::Parameter(format!(
+                "step must be 1..=window ({}), not {}",
+                self.window, self.step
+            )));
+        }
+        if self.ngram == 0 || self.ngram > 8 || self.ngram > self.window {
+            return Err(Error::Parameter(format!("ngram must be 1..=8 and at most the window, not {}", self.ngram)));
+        }
+        Ok(())
+    }
+}
+
+/// Largest Hamming distance the index layout supports. The permuted-table layout needs
+/// k+1 blocks of the 64 bits; beyond 8 the blocks become too narrow to prune anything.
+pub const MAX_DISTANCE_LIMIT: u32 = 8;

@@ -1,0 +1,52 @@
+//! Progress reports and cancellation shared by import and check.
+//!
+//! The engine only sends plain [`Progress`] values through a callback; the CLI draws an
+//! indicatif bar from them, the GUI a progress dialog. Cancellation is one flag polled
+//! between files, so a cancel takes effect within one file's work.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Shared cancel flag. Cloning gives another handle to the same flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Walking folders to find the files.
+    Scanning,
+    /// Reading, decoding and fingerprinting files, and writing them to the store.
+    Importing,
+    /// Rebuilding the in-memory index after the store changed.
+    Indexing,
+    /// Checking suspects against the index.
+    Checking,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub stage: Stage,
+    pub files_done: usize,
+    pub files_total: usize,
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+    /// The file most recently finished, if any.
+    pub current: Option<PathBuf>,
+}
+
+/// The callback type frontends pass in. It is called from the thread doing the work.
+pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);

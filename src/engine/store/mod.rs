@@ -1,0 +1,237 @@
+//! The corpus store: SQLite, the source of truth. The in-memory index is derived from it
+//! and can always be rebuilt from it ([`Store::load_index`]).
+//!
+//! Invariants:
+//! - a document and all its windows are written in one transaction with the rest of its
+//!   batch, so a crash or cancel never leaves half a document;
+//! - every window was made with the fingerprint parameters recorded in `meta`; a store
+//!   opened with other parameters keeps its own (re-fingerprint to change them);
+//! - the schema version is `PRAGMA user_version`; a store from a newer Zhiwen is refused,
+//!   never rewritten.
+//!
+//! Good for: durable storage, listing, fetching a document's text for display.
+//! Not for: lookups during a check (never query SQLite per window; use the index).
+
+mod load;
+mod schema;
+mod write;
+
+use crate::engine::params::FingerprintParams;
+use crate::{Error, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use write::{NewDocument, StoredWindow, WriteOutcome};
+
+/// A document as listed: everything but its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DocumentInfo {
+    pub id: u32,
+    pub path: String,
+    pub title: String,
+    pub byte_size: u64,
+    pub content_hash: String,
+    pub chars: u64,
+    pub windows: u64,
+    /// Unix seconds.
+    pub imported_at: i64,
+    pub encoding: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    pub documents: u64,
+    pub chars: u64,
+    pub windows: u64,
+    /// Bytes on disk (database file plus WAL); 0 in memory.
+    pub disk_bytes: u64,
+}
+
+pub struct Store {
+    conn: Connection,
+    path: Option<PathBuf>,
+    params: FingerprintParams,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it (and its folder) with `params` if it does
+    /// not exist. An existing store keeps the parameters it was built with.
+    pub fn open(path: &Path, params: FingerprintParams) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let conn = Connection::open(path).map_err(|e| store_error(path, e))?;
+        Store::init(conn, Some(path.to_path_buf()), params)
+    }
+
+    pub fn open_in_memory(params: FingerprintParams) -> Result<Store> {
+        Store::init(Connection::open_in_memory()?, None, params)
+    }
+
+    fn init(conn: Connection, path: Option<PathBuf>, params: FingerprintParams) -> Result<Store> {
+        params.validate()?;
+        let shown = path.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
+        // Another process (the GUI and the CLI at once) may hold the write lock for a
+        // batch; wait for it rather than failing with "database is locked".
+        conn.busy_timeout(Duration::from_secs(30))?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        if path.is_some() {
+            let mode: String =
+                conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(|e| store_error(&shown, e))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(Error::Schema { path: shown, reason: format!("cannot use WAL journal mode ({mode})") });
+            }
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
+        schema::migrate(&conn, &shown)?;
+        let params = match read_params(&conn)? {
+            Some(stored) => stored,
+            None => {
+                write_params(&conn, &params)?;
+                params
+            }
+        };
+        Ok(Store { conn, path, params })
+    }
+
+    /// The parameters every stored window was made with.
+    pub fn params(&self) -> FingerprintParams {
+        self.params
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    pub fn documents(&self) -> Result<Vec<DocumentInfo>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, path, title, byte_size, content_hash, chars, windows, imported_at, encoding
+             FROM documents ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(DocumentInfo {
+                id: r.get(0)?,
+                path: r.get(1)?,
+                title: r.get(2)?,
+                byte_size: r.get(3)?,
+                content_hash: r.get(4)?,
+                chars: r.get(5)?,
+                windows: r.get(6)?,
+                imported_at: r.get(7)?,
+                encoding: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn document(&self, id: u32) -> Result<Option<DocumentInfo>> {
+        Ok(self.documents()?.into_iter().find(|d| d.id == id))
+    }
+
+    /// The id of the document imported from `path` (canonical, absolute), if any.
+    pub fn id_of_path(&self, path: &str) -> Result<Option<u32>> {
+        Ok(self.conn.query_row("SELECT id FROM documents WHERE path = ?1", [path], |r| r.get(0)).optional()?)
+    }
+
+    /// The extracted text of a document: what was fingerprinted and what offsets count in.
+    pub fn text(&self, id: u32) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| r.get(0)).optional()?)
+    }
+
+    /// Path, title and text of one document.
+    pub fn source_doc(&self, id: u32) -> Result<Option<crate::engine::check::SourceDoc>> {
+        let mut stmt = self.conn.prepare_cached("SELECT path, title, text FROM documents WHERE id = ?1")?;
+        Ok(stmt
+            .query_row([id], |r| Ok(crate::engine::check::SourceDoc { path: r.get(0)?, title: r.get(1)?, text: r.get(2)? }))
+            .optional()?)
+    }
+
+    /// Path → (id, content hash, byte size) of every document, to skip unchanged files.
+    pub fn known_files(&self) -> Result<std::collections::HashMap<String, (u32, String, u64)>> {
+        let mut stmt = self.conn.prepare("SELECT path, id, content_hash, byte_size FROM documents")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Removes documents and their windows; returns how many existed.
+    pub fn remove(&mut self, ids: &[u32]) -> Result<usize> {
+        let tx = self.conn.transaction()?;
+        let mut removed = 0;
+        {
+            let mut del_windows = tx.prepare_cached("DELETE FROM windows WHERE doc_id = ?1")?;
+            let mut del_doc = tx.prepare_cached("DELETE FROM documents WHERE id = ?1")?;
+            for id in ids {
+                del_windows.execute([id])?;
+                removed += del_doc.execute([id])?;
+            }
+        }
+        tx.commit()?;
+        Ok(removed)
+    }
+
+    pub fn stats(&self) -> Result<StoreStats> {
+        let (documents, chars, windows) = self.conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(chars), 0), COALESCE(SUM(windows), 0) FROM documents",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let disk_bytes = self.path.as_ref().map_or(0, |p| {
+            let wal = PathBuf::from(format!("{}-wal", p.display()));
+            [p.as_path(), wal.as_path()].iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum()
+        });
+        Ok(StoreStats { documents, chars, windows, disk_bytes })
+    }
+
+    /// A change counter that moves when another connection commits (`PRAGMA
+    /// data_version`): the GUI polls it to pick up imports made by the CLI.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
+
+    /// SQLite's integrity check plus our own: window counts agree with the documents.
+    pub fn verify(&self) -> Result<Vec<String>> {
+        let mut problems: Vec<String> = {
+            let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+            let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()?.into_iter().filter(|s| s != "ok").collect()
+        };
+        let mut stmt = self.conn.prepare(
+            "SELECT d.id, d.path, d.windows, (SELECT COUNT(*) FROM windows w WHERE w.doc_id = d.id)
+             FROM documents d",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, u64>(2)?, r.get::<_, u64>(3)?)))?;
+        for row in rows {
+            let (id, path, want, have) = row?;
+            if want != have {
+                problems.push(format!("document {id} ({path}) should have {want} windows, has {have}"));
+            }
+        }
+        let orphans: u64 =
+            self.conn.query_row("SELECT COUNT(*) FROM windows WHERE doc_id NOT IN (SELECT id FROM documents)", [], |r| r.get(0))?;
+        if orphans > 0 {
+            problems.push(format!("{orphans} windows belong to no document"));
+        }
+        Ok(problems)
+    }
+}
+
+fn store_error(path: &Path, e: rusqlite::Error) -> Error {
+    Error::Schema { path: path.to_path_buf(), reason: e.to_string() }
+}
+
+fn read_params(conn: &Connection) -> Result<Option<FingerprintParams>> {
+    let json: Option<String> =
+        conn.query_row("SELECT value FROM meta WHERE key = 'fingerprint_params'", [], |r| r.get(0)).optional()?;
+    json.map(|j| serde_json::from_str(&j).map_err(|e| Error::Parameter(format!("stored parameters unreadable: {e}"))))
+        .transpose()
+}
+
+fn write_params(conn: &Connection, p: &FingerprintParams) -> Result<()> {
+    let json = serde_json::to_string(p).expect("params serialize");
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fingerprint_params', ?1)", params![json])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

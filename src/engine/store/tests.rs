@@ -1,0 +1,90 @@
+use super::*;
+use crate::engine::index::WindowRef;
+
+fn doc(path: &str, text: &str, fps: &[u64]) -> NewDocument {
+    NewDocument {
+        path: path.into(),
+        title: crate::engine::decode::title_of(text),
+        byte_size: text.len() as u64,
+        content_hash: format!("{:032x}", xxhash_rust::xxh3::xxh3_128(text.as_bytes())),
+        chars: text.chars().count() as u64,
+        encoding: "UTF-8".into(),
+        text: text.into(),
+        windows: fps
+            .iter()
+            .enumerate()
+            .map(|(i, &fp)| StoredWindow { ordinal: i as u32, char_start: i as u32, char_end: i as u32 + 1, fingerprint: fp })
+            .collect(),
+    }
+}
+
+#[test]
+fn write_list_replace_remove() {
+    let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
+    let out = s.write_batch(&[doc("/a.txt", "第一回\n甲", &[1, 2, u64::MAX]), doc("/b.txt", "乙", &[3])]).unwrap();
+    assert_eq!(out.iter().map(|o| o.replaced).collect::<Vec<_>>(), [None, None]);
+    let docs = s.documents().unwrap();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[0].title, "第一回");
+    assert_eq!(docs[0].windows, 3);
+    assert_eq!(s.text(out[0].id).unwrap().as_deref(), Some("第一回\n甲"));
+
+    // The same path again replaces the old version, windows included.
+    let again = s.write_batch(&[doc("/a.txt", "新版", &[9])]).unwrap();
+    assert_eq!(again[0].replaced, Some(out[0].id));
+    assert_eq!(s.documents().unwrap().len(), 2);
+    let index = s.load_index(3).unwrap();
+    let mut fps: Vec<(u64, WindowRef)> = index.entries().collect();
+    fps.sort();
+    assert_eq!(fps.iter().map(|e| e.0).collect::<Vec<_>>(), [3, 9]);
+    // u64 fingerprints survive the i64 column.
+    assert!(s.verify().unwrap().is_empty());
+
+    assert_eq!(s.remove(&[again[0].id, 999]).unwrap(), 1);
+    assert_eq!(s.stats().unwrap().documents, 1);
+    assert_eq!(s.stats().unwrap().windows, 1);
+    assert!(s.verify().unwrap().is_empty());
+}
+
+#[test]
+fn high_bit_fingerprints_round_trip() {
+    let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
+    s.write_batch(&[doc("/a.txt", "甲", &[u64::MAX, 1 << 63])]).unwrap();
+    let mut got: Vec<u64> = s.load_index(3).unwrap().entries().map(|e| e.0).collect();
+    got.sort();
+    assert_eq!(got, [1 << 63, u64::MAX]);
+}
+
+#[test]
+fn file_store_keeps_params_and_refuses_newer_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub/corpus.sqlite");
+    let custom = FingerprintParams { window: 40, step: 10, ngram: 2 };
+    {
+        let mut s = Store::open(&path, custom).unwrap();
+        s.write_batch(&[doc("/a.txt", "甲乙", &[5])]).unwrap();
+    }
+    // Reopening with other parameters keeps the stored ones.
+    let s = Store::open(&path, FingerprintParams::default()).unwrap();
+    assert_eq!(s.params(), custom);
+    assert_eq!(s.documents().unwrap().len(), 1);
+    drop(s);
+
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let err = Store::open(&path, custom).err().unwrap().to_string();
+    assert!(err.contains("newer Zhiwen"), "{err}");
+    // Untouched: still version 99.
+    let conn = Connection::open(&path).unwrap();
+    assert_eq!(conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)).unwrap(), 99);
+}
+
+#[test]
+fn a_failed_batch_leaves_nothing_behind() {
+    let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
+    let mut bad = doc("/b.txt", "乙", &[1, 2]);
+    bad.windows[1].ordinal = 0; // duplicate primary key: the insert fails mid-batch
+    assert!(s.write_batch(&[doc("/a.txt", "甲", &[7]), bad]).is_err());
+    assert_eq!(s.stats().unwrap(), StoreStats::default());
+}

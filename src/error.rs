@@ -1,0 +1,47 @@
+//! The engine's one error type. Frontends add context (`anyhow`) and decide exit codes.
+
+use std::path::PathBuf;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file could not be turned into text. The message names the reason in plain words.
+    #[error("{path}: {reason}")]
+    Decode { path: PathBuf, reason: String },
+
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("store error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+
+    /// The store was written by a newer Zhiwen, or its schema is not one we know.
+    #[error("store {path}: {reason}")]
+    Schema { path: PathBuf, reason: String },
+
+    /// The store is damaged: rows that contradict each other, or SQLite's integrity check failed.
+    #[error("store {path} is corrupt: {reason}")]
+    Corrupt { path: PathBuf, reason: String },
+
+    #[error("invalid setting: {0}")]
+    Parameter(String),
+
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl Error {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io { path: path.into(), source }
+    }
+
+    pub(crate) fn decode(path: impl Into<PathBuf>, reason: impl Into<String>) -> Error {
+        Error::Decode { path: path.into(), reason: reason.into() }
+    }
+}
