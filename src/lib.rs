@@ -11,7 +11,7 @@
 //! let dir = tempfile::tempdir().unwrap();
 //! let work = dir.path().join("work.txt");
 //! std::fs::write(&work, "滚滚长江东逝水，浪花淘尽英雄。是非成败转头空，青山依旧在，几度夕阳红。\
-//!     白发渔樵江渚上，惯看秋月春风。一壶浊酒喜相逢，古今多少事，都付笑谈中。")?;
+//!     白发渔樵江渚上，惯看秋月春风。一壶浊酒喜相逢，古今多少事，都付笑谈中。").unwrap();
 //! let mut corpus = Corpus::open_in_memory()?;
 //! corpus.import(&[work], &ImportOptions::default(), &|_| {}, &Default::default())?;
 //! // A homophone-substituted, traditional-script copy still matches.

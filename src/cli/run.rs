@@ -40,7 +40,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
 
 /// `~/.local/share/zhiwen/corpus.sqlite` (or the platform's equivalent).
 pub fn default_db() -> Result<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "zhiwen").context("cannot find the user's data folder")?;
+    let dirs = directories::ProjectDirs::from("", "", "zhiwen")
+        .context("cannot find the user's data folder")?;
     Ok(dirs.data_dir().join("corpus.sqlite"))
 }
 
@@ -71,7 +72,12 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
         on_ctrl_c.cancel();
     });
     let bar = Bar::new(quiet);
-    let report: ImportReport = corpus.import(paths, &ImportOptions::default(), &|p| bar.update(p), &cancel)?;
+    let report: ImportReport = corpus.import(
+        paths,
+        &ImportOptions::default(),
+        &|p| bar.update(p),
+        &cancel,
+    )?;
     bar.update(&zhiwen::Progress {
         stage: zhiwen::Stage::Done,
         files_done: 0,
@@ -81,11 +87,18 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
         current: None,
     });
     eprint!("{}", render::import_summary(&report));
-    Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn check_options(args: &CheckArgs) -> CheckOptions {
-    let CheckArgs { max_distance, min_passage } = args.clone();
+    let CheckArgs {
+        max_distance,
+        min_passage,
+    } = args.clone();
     let defaults = CheckOptions::default();
     CheckOptions {
         max_distance: max_distance.unwrap_or(defaults.max_distance),
@@ -101,7 +114,10 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Resu
     let files = collect_files(paths, &mut walk);
     let mut reports = Vec::new();
     for (path, reason) in &walk.failed {
-        reports.push(zhiwen::SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display())));
+        reports.push(zhiwen::SuspectReport::failed(
+            path.display().to_string(),
+            format!("{}: {reason}", path.display()),
+        ));
     }
     for file in &files {
         let report = corpus.check_file(file, &opts)?;
@@ -111,14 +127,34 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Resu
         reports.push(report);
     }
     if files.is_empty() && walk.failed.is_empty() {
-        bail!("no files to check under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        bail!(
+            "no files to check under {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     if json {
         let stats = corpus.store().stats()?;
-        println!("{}", render::check_json(&corpus.params(), &opts, stats.documents, stats.windows, &reports));
+        println!(
+            "{}",
+            render::check_json(
+                &corpus.params(),
+                &opts,
+                stats.documents,
+                stats.windows,
+                &reports
+            )
+        );
     }
     let failed = reports.iter().any(|r| r.error.is_some());
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {
@@ -140,7 +176,9 @@ fn remove(db: &Path, targets: &[String]) -> Result<ExitCode> {
         let id = match t.parse::<u32>() {
             Ok(id) if corpus.store().document(id)?.is_some() => Some(id),
             _ => {
-                let canonical = std::fs::canonicalize(t).map(|p| p.to_string_lossy().into_owned()).unwrap_or(t.clone());
+                let canonical = std::fs::canonicalize(t)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or(t.clone());
                 corpus.store().id_of_path(&canonical)?
             }
         };
@@ -154,9 +192,16 @@ fn remove(db: &Path, targets: &[String]) -> Result<ExitCode> {
     for m in &missing {
         eprintln!("  not in the corpus: {m}");
     }
-    Ok(if missing.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if missing.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

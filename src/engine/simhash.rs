@@ -24,7 +24,8 @@ pub fn feature_hashes(syms: &[u64], ngram: usize) -> Vec<u64> {
     syms.windows(ngram)
         .map(|gram| {
             buf.clear();
-            gram.iter().for_each(|s| buf.extend_from_slice(&s.to_le_bytes()));
+            gram.iter()
+                .for_each(|s| buf.extend_from_slice(&s.to_le_bytes()));
             xxh3_64(&buf)
         })
         .collect()
@@ -49,14 +50,19 @@ pub fn window_fingerprints(
         let (new_lo, new_hi) = if end - start >= ngram {
             (start, end + 1 - ngram)
         } else {
-            (start.min(features.len().saturating_sub(1)), (start + 1).min(features.len()))
+            (
+                start.min(features.len().saturating_sub(1)),
+                (start + 1).min(features.len()),
+            )
         };
         debug_assert!(new_lo >= lo, "starts must increase");
         if new_lo >= hi {
             tally = Tally::default();
             (lo, hi) = (new_lo, new_lo);
         }
-        features[hi..new_hi.max(hi)].iter().for_each(|&f| tally.add(f));
+        features[hi..new_hi.max(hi)]
+            .iter()
+            .for_each(|&f| tally.add(f));
         features[lo..new_lo].iter().for_each(|&f| tally.remove(f));
         (lo, hi) = (new_lo, new_hi.max(hi));
         out.push(tally.fingerprint());
@@ -69,7 +75,13 @@ pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWind
     let syms: Vec<u64> = tokens.iter().map(|t| t.sym).collect();
     let features = feature_hashes(&syms, p.ngram);
     let starts = window::stored_starts(tokens.len(), p.window, p.step);
-    let fps = window_fingerprints(&features, tokens.len(), p.window, p.ngram, starts.iter().copied());
+    let fps = window_fingerprints(
+        &features,
+        tokens.len(),
+        p.window,
+        p.ngram,
+        starts.iter().copied(),
+    );
     starts
         .iter()
         .zip(fps)
@@ -91,7 +103,13 @@ pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWind
 pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> Vec<u64> {
     let syms: Vec<u64> = tokens.iter().map(|t| t.sym).collect();
     let features = feature_hashes(&syms, p.ngram);
-    window_fingerprints(&features, tokens.len(), p.window, p.ngram, window::query_starts(tokens.len(), p.window))
+    window_fingerprints(
+        &features,
+        tokens.len(),
+        p.window,
+        p.ngram,
+        window::query_starts(tokens.len(), p.window),
+    )
 }
 
 /// Hamming distance of two fingerprints.
@@ -122,7 +140,10 @@ impl Tally {
         }
     }
     fn fingerprint(&self) -> u64 {
-        self.0.iter().enumerate().fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
+        self.0
+            .iter()
+            .enumerate()
+            .fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
     }
 }
 
@@ -164,11 +185,21 @@ mod tests {
         b[20] = b'x' as u64;
         let fa = window_fingerprints(&feature_hashes(&a, 3), a.len(), a.len(), 3, [0]);
         let fb = window_fingerprints(&feature_hashes(&b, 3), b.len(), b.len(), 3, [0]);
-        let other = syms("宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
-            袭人在外间听见，也走进来劝了一回，方才罢了。次日起来，众姊妹都往贾母处请安。");
+        let other = syms(
+            "宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
+            袭人在外间听见，也走进来劝了一回，方才罢了。次日起来，众姊妹都往贾母处请安。",
+        );
         let fc = window_fingerprints(&feature_hashes(&other, 3), other.len(), other.len(), 3, [0]);
-        assert!(distance(fa[0], fb[0]) <= 8, "near copy: {}", distance(fa[0], fb[0]));
-        assert!(distance(fa[0], fc[0]) >= 16, "unrelated: {}", distance(fa[0], fc[0]));
+        assert!(
+            distance(fa[0], fb[0]) <= 8,
+            "near copy: {}",
+            distance(fa[0], fb[0])
+        );
+        assert!(
+            distance(fa[0], fc[0]) >= 16,
+            "unrelated: {}",
+            distance(fa[0], fc[0])
+        );
     }
 
     #[test]

@@ -67,7 +67,10 @@ mod tests {
     fn every_stored_window_has_a_query_window_with_the_same_start() {
         for n in [1, 5, 24, 25, 97] {
             let q = query_starts(n, 24);
-            assert!(stored_starts(n, 24, 6).iter().all(|s| q.contains(s)), "n={n}");
+            assert!(
+                stored_starts(n, 24, 6).iter().all(|s| q.contains(s)),
+                "n={n}"
+            );
         }
     }
 }

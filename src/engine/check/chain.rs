@@ -2,10 +2,12 @@
 //!
 //! A hit says: the suspect's query window starting at token `q` is within k bits of the
 //! source's stored window starting at token `s`. Hits of one copied passage lie near one
-//! diagonal (s - q), advancing together; inserted ads shift the diagonal, typos leave
-//! gaps. Hits are chained greedily in suspect order: a hit joins the open chain it
-//! continues with the smallest change of diagonal, if neither side jumps more than
-//! `max_gap` tokens. A chain is then extended token by token at both ends while the
+//! diagonal (s - q), advancing together; typos leave gaps and shift the diagonal by a
+//! token or two, inserted ads or cut paragraphs shift it by more. Hits are chained
+//! greedily in suspect order: a hit joins the open chain it continues with the smallest
+//! change of diagonal, if neither side jumps more than `max_gap` tokens and the diagonal
+//! moves by at most [`MAX_DRIFT`]. A larger move starts a new passage, so a passage is
+//! text that corresponds on both sides, never an ad line bridged over. A chain is then extended token by token at both ends while the
 //! tokens agree, so passage boundaries are exact rather than rounded to the window step.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,8 +30,32 @@ pub struct TokenPassage {
     pub hits: usize,
 }
 
+/// Largest change of diagonal (tokens inserted or deleted) inside one passage: typos
+/// shift it by one or two, an inserted ad line by ten or more.
+pub const MAX_DRIFT: i64 = 4;
+
 /// Chains `hits` (any order) into passages. `q_len`/`s_len` are the token counts.
-pub fn chain(hits: &mut [Hit], window: usize, max_gap: usize, q_len: usize, s_len: usize) -> Vec<TokenPassage> {
+///
+/// A stored window is often also near a query window one token off its true alignment
+/// (a shift by one changes only a few features); only the closest hits of each stored
+/// window are kept, and a passage's ends come from its first and last hit, so its two
+/// ranges stay aligned.
+pub fn chain(
+    hits: &mut Vec<Hit>,
+    window: usize,
+    max_gap: usize,
+    q_len: usize,
+    s_len: usize,
+) -> Vec<TokenPassage> {
+    hits.sort_unstable_by_key(|h| (h.s, h.distance, h.q));
+    let mut best_of_s: Vec<Hit> = Vec::with_capacity(hits.len());
+    for h in hits.iter() {
+        match best_of_s.last() {
+            Some(b) if b.s == h.s && h.distance > b.distance => {}
+            _ => best_of_s.push(*h),
+        }
+    }
+    *hits = best_of_s;
     hits.sort_unstable();
     let mut open: Vec<(TokenPassage, u32, u32)> = Vec::new(); // passage, last q, last s
     let mut done = Vec::new();
@@ -51,7 +77,7 @@ pub fn chain(hits: &mut [Hit], window: usize, max_gap: usize, q_len: usize, s_le
                 continue;
             }
             let drift = (dq - ds).abs();
-            if drift <= max_gap as i64 && best.is_none_or(|(_, d)| drift < d) {
+            if drift <= MAX_DRIFT && best.is_none_or(|(_, d)| drift < d) {
                 best = Some((i, drift));
             }
         }
@@ -60,16 +86,21 @@ pub fn chain(hits: &mut [Hit], window: usize, max_gap: usize, q_len: usize, s_le
         match best {
             Some((i, _)) => {
                 let (p, lq, ls) = &mut open[i];
-                p.q_end = p.q_end.max(q_end);
-                p.s_end = p.s_end.max(s_end);
-                p.s_start = p.s_start.min(h.s as usize);
+                p.q_end = q_end;
+                p.s_end = s_end;
                 p.distance = p.distance.min(h.distance);
                 p.hits += 1;
                 (*lq, *ls) = (h.q, h.s);
             }
-            None if open.iter().any(|(_, lq, ls)| *lq == h.q && *ls == h.s) => {}
             None => open.push((
-                TokenPassage { q_start: h.q as usize, q_end, s_start: h.s as usize, s_end, distance: h.distance, hits: 1 },
+                TokenPassage {
+                    q_start: h.q as usize,
+                    q_end,
+                    s_start: h.s as usize,
+                    s_end,
+                    distance: h.distance,
+                    hits: 1,
+                },
                 h.q,
                 h.s,
             )),
@@ -80,17 +111,50 @@ pub fn chain(hits: &mut [Hit], window: usize, max_gap: usize, q_len: usize, s_le
     done
 }
 
+/// Re-aligns each end of a passage to the shift (within [`MAX_DRIFT`]) under which its
+/// first and last `window` tokens agree best. A window one or two tokens off its true
+/// alignment can still be within k bits, and a passage may start or end on such a hit.
+pub fn realign(p: &mut TokenPassage, q: &[u64], s: &[u64], window: usize) {
+    let agreement = |qs: usize, ss: i64, n: usize| -> usize {
+        (0..n)
+            .filter(|&i| {
+                ss + (i as i64) >= 0
+                    && ((ss as usize) + i) < s.len()
+                    && q.get(qs + i) == s.get(ss as usize + i)
+            })
+            .count()
+    };
+    let best_shift = |qs: usize, ss: usize, n: usize| -> i64 {
+        (-MAX_DRIFT..=MAX_DRIFT)
+            .filter(|d| ss as i64 + d >= 0)
+            .max_by_key(|&d| (agreement(qs, ss as i64 + d, n), std::cmp::Reverse(d.abs())))
+            .unwrap_or(0)
+    };
+    let n = window.min(p.q_end - p.q_start);
+    let d = best_shift(p.q_start, p.s_start, n);
+    p.s_start = (p.s_start as i64 + d) as usize;
+    let d = best_shift(p.q_end - n, p.s_end.saturating_sub(n), n);
+    p.s_end = ((p.s_end as i64 + d) as usize).min(s.len());
+}
+
 /// Moves a passage's ends outwards while suspect and source tokens agree, allowing one
 /// differing token when the next `RESUME` agree again (a typo inside copied text).
 pub fn extend(p: &mut TokenPassage, q: &[u64], s: &[u64]) {
     const RESUME: usize = 3;
-    let agree_before = |qi: usize, si: usize, n: usize| (1..=n).all(|k| qi >= k && si >= k && q[qi - k] == s[si - k]);
-    let agree_after = |qi: usize, si: usize, n: usize| (0..n).all(|k| qi + k < q.len() && si + k < s.len() && q[qi + k] == s[si + k]);
+    let agree_before = |qi: usize, si: usize, n: usize| {
+        (1..=n).all(|k| qi >= k && si >= k && q[qi - k] == s[si - k])
+    };
+    let agree_after = |qi: usize, si: usize, n: usize| {
+        (0..n).all(|k| qi + k < q.len() && si + k < s.len() && q[qi + k] == s[si + k])
+    };
     loop {
         if agree_before(p.q_start, p.s_start, 1) {
             p.q_start -= 1;
             p.s_start -= 1;
-        } else if p.q_start > 1 && p.s_start > 1 && agree_before(p.q_start - 1, p.s_start - 1, RESUME) {
+        } else if p.q_start > 1
+            && p.s_start > 1
+            && agree_before(p.q_start - 1, p.s_start - 1, RESUME)
+        {
             p.q_start -= RESUME + 1;
             p.s_start -= RESUME + 1;
         } else {
@@ -110,18 +174,46 @@ pub fn extend(p: &mut TokenPassage, q: &[u64], s: &[u64]) {
     }
 }
 
-/// Merges passages that overlap on both sides (a chain split by a gap and re-joined by
-/// extension, or the same text reached from two chains).
+/// Trims up to `max` tokens from each end of a passage while the outermost tokens agree
+/// only by pinyin initial, not by character (`same_char`): extension stops at a mismatch
+/// of initials, but one chance agreement of initials (验/寅, both "y") at a paragraph
+/// boundary would otherwise pull a neighbouring character into the passage.
+pub fn trim_chance_ends(
+    p: &mut TokenPassage,
+    max: usize,
+    same_char: impl Fn(usize, usize) -> bool,
+) {
+    for _ in 0..max {
+        if p.q_end - p.q_start > 1 && !same_char(p.q_start, p.s_start) {
+            p.q_start += 1;
+            p.s_start += 1;
+        }
+        if p.q_end - p.q_start > 1 && !same_char(p.q_end - 1, p.s_end - 1) {
+            p.q_end -= 1;
+            p.s_end -= 1;
+        }
+    }
+}
+
+/// Merges passages that overlap on both sides along nearly the same diagonal (a chain
+/// split by a gap and re-joined by extension). The merged passage keeps the start of the
+/// first and the end of the one reaching further, so its ranges stay aligned.
 pub fn merge_overlapping(mut ps: Vec<TokenPassage>) -> Vec<TokenPassage> {
     ps.sort_by_key(|p| (p.q_start, p.s_start));
+    let diag = |q: usize, s: usize| s as i64 - q as i64;
     let mut out: Vec<TokenPassage> = Vec::with_capacity(ps.len());
     for p in ps {
-        if let Some(last) = out.iter_mut().rev().take(4).find(|l| {
-            p.q_start <= l.q_end && p.s_start <= l.s_end && l.s_start <= p.s_end
-        }) {
-            last.q_end = last.q_end.max(p.q_end);
-            last.s_start = last.s_start.min(p.s_start);
-            last.s_end = last.s_end.max(p.s_end);
+        let joins = |l: &&mut TokenPassage| {
+            p.q_start <= l.q_end
+                && p.s_start <= l.s_end
+                && l.s_start <= p.s_end
+                && (diag(l.q_end, l.s_end) - diag(p.q_start, p.s_start)).abs() <= MAX_DRIFT
+        };
+        if let Some(last) = out.iter_mut().rev().take(4).find(joins) {
+            if p.q_end > last.q_end {
+                last.q_end = p.q_end;
+                last.s_end = p.s_end;
+            }
             last.distance = last.distance.min(p.distance);
             last.hits += p.hits;
         } else {
@@ -143,18 +235,56 @@ mod tests {
     fn a_shifted_copy_is_one_passage() {
         // Source windows every 6 tokens, copied with a 100-token shift.
         let mut hits: Vec<Hit> = (0..20).map(|i| hit(100 + i * 6, i * 6)).collect();
+        // Off-by-one neighbours at a larger distance are dropped.
+        hits.extend((0..20).map(|i| Hit {
+            q: 101 + i * 6,
+            s: i * 6,
+            distance: 3,
+        }));
         let ps = chain(&mut hits, 24, 60, 1000, 1000);
         assert_eq!(ps.len(), 1);
-        assert_eq!((ps[0].q_start, ps[0].q_end, ps[0].s_start, ps[0].s_end), (100, 238, 0, 138));
+        assert_eq!(
+            (ps[0].q_start, ps[0].q_end, ps[0].s_start, ps[0].s_end),
+            (100, 238, 0, 138)
+        );
     }
 
     #[test]
-    fn an_inserted_ad_keeps_the_chain_and_shuffled_paragraphs_split_it() {
-        let mut hits: Vec<Hit> = (0..5).map(|i| hit(i * 6, i * 6)).chain((6..10).map(|i| hit(i * 6 + 30, i * 6))).collect();
+    fn typos_keep_the_chain_ads_and_shuffled_paragraphs_split_it() {
+        // A typo deleted two tokens: one passage. An ad of 30 tokens: two passages.
+        let mut hits: Vec<Hit> = (0..5)
+            .map(|i| hit(i * 6, i * 6))
+            .chain((6..10).map(|i| hit(i * 6 - 2, i * 6)))
+            .collect();
         assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 1);
-        // Second half of the suspect comes from before the first half of the source.
-        let mut hits: Vec<Hit> = (10..15).map(|i| hit((i - 10) * 6, i * 6)).chain((0..5).map(|i| hit(100 + i * 6, i * 6))).collect();
+        let mut hits: Vec<Hit> = (0..5)
+            .map(|i| hit(i * 6, i * 6))
+            .chain((6..10).map(|i| hit(i * 6 + 30, i * 6)))
+            .collect();
         assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 2);
+        // Second half of the suspect comes from before the first half of the source.
+        let mut hits: Vec<Hit> = (10..15)
+            .map(|i| hit((i - 10) * 6, i * 6))
+            .chain((0..5).map(|i| hit(100 + i * 6, i * 6)))
+            .collect();
+        assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 2);
+    }
+
+    #[test]
+    fn realign_fixes_an_off_diagonal_first_hit() {
+        let s: Vec<u64> = (0..100).collect();
+        let q: Vec<u64> = (20..80).collect();
+        // Truly q[i] = s[i + 20]; the passage was started two tokens off.
+        let mut p = TokenPassage {
+            q_start: 5,
+            q_end: 40,
+            s_start: 23,
+            s_end: 61,
+            distance: 2,
+            hits: 3,
+        };
+        realign(&mut p, &q, &s, 24);
+        assert_eq!((p.s_start, p.s_end), (25, 60));
     }
 
     #[test]
@@ -164,7 +294,14 @@ mod tests {
         q.extend(10..60);
         q[20] = 999; // typo inside the copy
         q.push(777);
-        let mut p = TokenPassage { q_start: 25, q_end: 40, s_start: 32, s_end: 47, distance: 0, hits: 1 };
+        let mut p = TokenPassage {
+            q_start: 25,
+            q_end: 40,
+            s_start: 32,
+            s_end: 47,
+            distance: 0,
+            hits: 1,
+        };
         extend(&mut p, &q, &s);
         assert_eq!((p.q_start, p.q_end, p.s_start, p.s_end), (3, 53, 10, 60));
     }

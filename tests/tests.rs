@@ -1,0 +1,7 @@
+//! End-to-end tests: one binary (ripgrep's layout). Fixtures live in tests/fixtures and
+//! are public-domain chapters plus pirated variants made from them (make_fixtures.py).
+
+mod util;
+
+mod check;
+mod cli;
