@@ -24,6 +24,7 @@
 
 pub mod engine;
 mod error;
+pub mod eval;
 
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -51,6 +51,44 @@ pub enum Command {
     },
     /// Open the desktop app (the default without a subcommand).
     Gui,
+    /// Measure detection quality on generated pirated copies of real text (see README).
+    Eval(EvalArgs),
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct EvalArgs {
+    /// The evaluation data folder (layout of ../shared/data).
+    #[arg(long, default_value = "../shared/data", value_name = "DIR")]
+    pub data: PathBuf,
+    /// Write summary.json, cases.jsonl and report.md here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Cases per generated kind.
+    #[arg(long, default_value_t = 40)]
+    pub cases: usize,
+    #[arg(long, default_value_t = 20261121)]
+    pub seed: u64,
+    /// Skip the reports on real data (editions, abridgements, English answers).
+    #[arg(long)]
+    pub no_real: bool,
+    #[command(flatten)]
+    pub fingerprint: FingerprintArgs,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// Fingerprinting parameters; only for a new store or an evaluation (a store keeps its own).
+#[derive(clap::Args, Debug, Clone)]
+pub struct FingerprintArgs {
+    /// Tokens per window.
+    #[arg(long)]
+    pub window: Option<usize>,
+    /// Tokens between stored windows.
+    #[arg(long)]
+    pub step: Option<usize>,
+    /// Tokens per simhash feature.
+    #[arg(long)]
+    pub ngram: Option<usize>,
 }
 
 #[derive(clap::Args, Debug, Clone)]

@@ -1,7 +1,7 @@
 //! Arguments → engine calls → output and exit code. The one place where CLI flags
 //! become engine options.
 
-use super::args::{Args, CheckArgs, Command};
+use super::args::{Args, CheckArgs, Command, EvalArgs, FingerprintArgs};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
@@ -35,6 +35,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Check { paths, json, check }) => check_cmd(&db, &paths, json, &check),
         Some(Command::List { json }) => list(&db, json),
         Some(Command::Remove { targets }) => remove(&db, &targets),
+        Some(Command::Eval(args)) => eval(&args),
     }
 }
 
@@ -104,6 +105,37 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
         max_distance: max_distance.unwrap_or(defaults.max_distance),
         min_passage_chars: min_passage.unwrap_or(defaults.min_passage_chars),
     }
+}
+
+fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
+    let FingerprintArgs { window, step, ngram } = args.clone();
+    let d = zhiwen::FingerprintParams::default();
+    zhiwen::FingerprintParams { window: window.unwrap_or(d.window), step: step.unwrap_or(d.step), ngram: ngram.unwrap_or(d.ngram) }
+}
+
+fn eval(args: &EvalArgs) -> Result<ExitCode> {
+    let EvalArgs { data, out, cases, seed, no_real, fingerprint, check } = args.clone();
+    let opts = zhiwen::eval::EvalOptions {
+        data,
+        cases,
+        seed,
+        params: fingerprint_params(&fingerprint),
+        check: check_options(&check),
+        real: !no_real,
+    };
+    opts.params.validate()?;
+    let (report, cases) = zhiwen::eval::run(&opts, &|line| eprintln!("{line}"))?;
+    let table = zhiwen::eval::render(&report);
+    print!("{table}");
+    if let Some(out) = out {
+        std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+        std::fs::write(out.join("summary.json"), serde_json::to_string_pretty(&report)?)?;
+        std::fs::write(out.join("report.md"), &table)?;
+        let lines: Vec<String> = cases.iter().map(|c| serde_json::to_string(c).expect("case serializes")).collect();
+        std::fs::write(out.join("cases.jsonl"), lines.join("\n") + "\n")?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Result<ExitCode> {

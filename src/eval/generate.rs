@@ -1,0 +1,272 @@
+//! Pirated suspects made from real chapters, each with exact ground truth.
+//!
+//! Every generator is deterministic for a given `fastrand::Rng` seed. Whole-chapter
+//! kinds record the source document; excerpt and compilation kinds also record the
+//! character ranges on both sides, so character-level precision and recall can be
+//! measured (PAN text-alignment style).
+
+use pinyin::ToPinyin;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// One piece of copied text: `suspect` chars of the suspect came from `source` chars of
+/// the document at `source_path`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TruthPassage {
+    pub source_path: String,
+    pub suspect: Range<usize>,
+    pub source: Range<usize>,
+}
+
+/// Characters that occur in the corpus, grouped for substitutions.
+pub struct CharPools {
+    /// Plain pinyin → characters with that reading (seen at least twice in the corpus).
+    homophones: HashMap<&'static str, Vec<char>>,
+    /// Frequent Han characters, for typos.
+    common: Vec<char>,
+}
+
+impl CharPools {
+    pub fn from_texts<'a>(texts: impl Iterator<Item = &'a str>) -> CharPools {
+        let mut freq: HashMap<char, u32> = HashMap::new();
+        for t in texts {
+            for c in t.chars().filter(|&c| is_han(c)) {
+                *freq.entry(c).or_default() += 1;
+            }
+        }
+        let mut chars: Vec<(char, u32)> = freq.into_iter().filter(|&(_, n)| n >= 2).collect();
+        chars.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut homophones: HashMap<&'static str, Vec<char>> = HashMap::new();
+        for &(c, _) in &chars {
+            if let Some(p) = c.to_pinyin() {
+                homophones.entry(p.plain()).or_default().push(c);
+            }
+        }
+        let common = chars.iter().take(3000).map(|&(c, _)| c).collect();
+        CharPools { homophones, common }
+    }
+
+    fn homophone_of(&self, c: char, rng: &mut fastrand::Rng) -> Option<char> {
+        let group = self.homophones.get(c.to_pinyin()?.plain())?;
+        let others: Vec<char> = group.iter().copied().filter(|&o| o != c).collect();
+        (!others.is_empty()).then(|| others[rng.usize(..others.len())])
+    }
+
+    fn random_han(&self, rng: &mut fastrand::Rng) -> char {
+        self.common[rng.usize(..self.common.len())]
+    }
+}
+
+pub fn is_han(c: char) -> bool {
+    ('\u{3400}'..='\u{9fff}').contains(&c) || ('\u{20000}'..='\u{2ebef}').contains(&c)
+}
+
+/// Replaces `share` of the Han characters that have a homophone by one (同音字替代).
+pub fn homophones(text: &str, share: f64, pools: &CharPools, rng: &mut fastrand::Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let han = chars.iter().filter(|&&c| is_han(c)).count();
+    let want = (han as f64 * share).round() as usize;
+    let mut positions: Vec<usize> = (0..chars.len()).filter(|&i| is_han(chars[i])).collect();
+    rng.shuffle(&mut positions);
+    let mut done = 0;
+    for i in positions {
+        if done == want {
+            break;
+        }
+        if let Some(h) = pools.homophone_of(chars[i], rng) {
+            chars[i] = h;
+            done += 1;
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Deletes, inserts or replaces `share` of the characters (one of the three at random),
+/// with unrelated Han characters.
+pub fn typos(text: &str, share: f64, pools: &CharPools, rng: &mut fastrand::Rng) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for c in text.chars() {
+        if is_han(c) && rng.f64() < share {
+            match rng.u8(0..3) {
+                0 => {}
+                1 => {
+                    out.push(c);
+                    out.push(pools.random_han(rng));
+                }
+                _ => out.push(pools.random_han(rng)),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn paragraphs(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.trim_matches(|c: char| c.is_whitespace()).to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+/// Hard line wraps at a random width, indentation removed, half of the full-width
+/// punctuation turned half-width.
+pub fn reformat(text: &str, rng: &mut fastrand::Rng) -> String {
+    let width = rng.usize(18..60);
+    let mut out = String::new();
+    for p in paragraphs(text) {
+        let folded: String = p
+            .chars()
+            .map(|c| {
+                let half = match c {
+                    '，' => ',',
+                    '。' => '.',
+                    '：' => ':',
+                    '；' => ';',
+                    '！' => '!',
+                    '？' => '?',
+                    '“' | '”' => '"',
+                    '（' => '(',
+                    '）' => ')',
+                    _ => return c,
+                };
+                if rng.bool() { half } else { c }
+            })
+            .collect();
+        let chars: Vec<char> = folded.chars().collect();
+        for line in chars.chunks(width) {
+            out.extend(line);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub const ADS: &[&str] = &[
+    "最新章节请访问 www.biquge.example 免费阅读",
+    "本章未完，请点击下一页继续阅读",
+    "手机用户请浏览 m.xbiquge.example 阅读，更优质的阅读体验。",
+    "天才一秒记住本站地址：顶点小说网",
+    "喜欢本书请收藏并推荐给您的朋友，谢谢支持！",
+    "（本章完）求月票、求推荐票！",
+    "百度搜索 笔趣阁 本书最新章节免费阅读",
+];
+
+/// Site header and footer lines, and an ad line between most paragraphs.
+pub fn ads(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut out = format!("{}\n首页 > 古典名著 > 正文\n\n", ADS[rng.usize(..ADS.len())]);
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if !line.trim().is_empty() && rng.f64() < 0.7 {
+            out.push_str(ADS[rng.usize(..ADS.len())]);
+            out.push('\n');
+        }
+    }
+    out.push_str("\n上一章 ← 章节目录 → 下一章\n本站所有小说均来自网络，版权归原作者所有。\n");
+    out
+}
+
+/// Simplified → traditional script (phrase-aware, MIT-licensed tables).
+pub fn traditional(text: &str) -> String {
+    character_converter::simplified_to_traditional(text).into_owned()
+}
+
+pub fn shuffle_paragraphs(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut ps: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    rng.shuffle(&mut ps);
+    ps.join("\n")
+}
+
+/// A random passage of `len` characters of `text`, starting and ending inside Han text
+/// (as a human would cut), as a char range.
+pub fn pick_passage(text: &str, len: usize, rng: &mut fastrand::Rng) -> Option<Range<usize>> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() < len + 20 {
+        return None;
+    }
+    for _ in 0..20 {
+        let start = rng.usize(0..chars.len() - len);
+        let end = start + len;
+        if is_han(chars[start]) && is_han(chars[end - 1]) {
+            return Some(start..end);
+        }
+    }
+    None
+}
+
+pub fn char_slice(text: &str, r: Range<usize>) -> String {
+    text.chars().skip(r.start).take(r.len()).collect()
+}
+
+/// Builds a suspect from parts: `Ok(text)` pieces are unrelated text, `Err((path, text,
+/// range))` pieces are copied, and their ground truth is recorded.
+pub fn assemble(parts: Vec<Result<String, (String, String, Range<usize>)>>) -> (String, Vec<TruthPassage>) {
+    let mut out = String::new();
+    let mut n = 0usize;
+    let mut truth = Vec::new();
+    for part in parts {
+        let piece = match part {
+            Ok(text) => text,
+            Err((path, text, range)) => {
+                let piece = char_slice(&text, range.clone());
+                let len = piece.chars().count();
+                truth.push(TruthPassage { source_path: path, suspect: n..n + len, source: range });
+                piece
+            }
+        };
+        n += piece.chars().count();
+        out.push_str(&piece);
+    }
+    (out, truth)
+}
+
+/// Splits an unrelated article at a paragraph boundary near the middle.
+pub fn split_at_paragraph(host: &str) -> (String, String) {
+    let mid = host.len() / 2;
+    let cut = host[mid..].find('\n').map_or(host.len(), |i| mid + i + 1);
+    (host[..cut].to_string(), host[cut..].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "第一回　宴桃园豪杰三结义\n　　滚滚长江东逝水，浪花淘尽英雄。是非成败转头空。\n　　青山依旧在，几度夕阳红。白发渔樵江渚上，惯看秋月春风。\n　　一壶浊酒喜相逢：古今多少事，都付笑谈中。";
+
+    fn pools() -> CharPools {
+        CharPools::from_texts([TEXT, TEXT, "事实是市师诗施十时石识史使始世式试视室士势"].into_iter())
+    }
+
+    #[test]
+    fn homophones_keep_pinyin_and_change_characters() {
+        let mut rng = fastrand::Rng::with_seed(1);
+        let out = homophones(TEXT, 0.5, &pools(), &mut rng);
+        assert_ne!(out, TEXT);
+        assert_eq!(out.chars().count(), TEXT.chars().count());
+        for (a, b) in TEXT.chars().zip(out.chars()) {
+            if a != b {
+                assert_eq!(a.to_pinyin().unwrap().plain(), b.to_pinyin().unwrap().plain());
+            }
+        }
+    }
+
+    #[test]
+    fn assembled_truth_points_at_the_copied_text() {
+        let mut rng = fastrand::Rng::with_seed(2);
+        let range = pick_passage(TEXT, 12, &mut rng).unwrap();
+        let (text, truth) =
+            assemble(vec![Ok("新闻开头。\n".into()), Err(("/src.txt".into(), TEXT.into(), range.clone())), Ok("结尾".into())]);
+        assert_eq!(char_slice(&text, truth[0].suspect.clone()), char_slice(TEXT, range));
+        assert_eq!(truth[0].suspect.start, 6);
+    }
+
+    #[test]
+    fn reformat_and_ads_keep_every_han_character() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let han = |s: &str| s.chars().filter(|&c| is_han(c)).collect::<String>();
+        assert_eq!(han(&reformat(TEXT, &mut rng)), han(TEXT));
+        let with_ads = ads(TEXT, &mut rng);
+        assert!(han(&with_ads).contains(&han(TEXT).chars().take(30).collect::<String>()));
+        assert!(with_ads.lines().count() > TEXT.lines().count());
+        assert_eq!(traditional("这部书单表东胜神洲"), "這部書單表東勝神洲");
+    }
+}
