@@ -38,16 +38,10 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 
     pub(crate) fn decode(path: impl Into<PathBuf>, reason: impl Into<String>) -> Error {
-        Error::Decode {
-            path: path.into(),
-            reason: reason.into(),
-        }
+        Error::Decode { path: path.into(), reason: reason.into() }
     }
 }

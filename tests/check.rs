@@ -12,13 +12,7 @@ fn traditional_script_chapter_finds_its_simplified_twin_first() {
     let (json, code) = check_json(dir.path(), &[suspect("traditional_sanguoyanyi_001.txt")]);
     assert_eq!(code, 0);
     let top = top_source(&json, 0);
-    assert!(
-        top["path"]
-            .as_str()
-            .unwrap()
-            .ends_with("sanguoyanyi_001.txt"),
-        "{top}"
-    );
+    assert!(top["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"), "{top}");
     assert!(top["similarity"].as_f64().unwrap() >= 0.8, "{top}");
     assert_eq!(json["corpus"]["documents"], 5);
     assert_eq!(json["settings"]["max_distance"], 3);
@@ -33,26 +27,14 @@ fn ads_after_every_paragraph_passages_point_at_the_same_text_on_both_sides() {
     assert_eq!(sources.len(), 1, "only the copied chapter: {sources:?}");
     let top = &sources[0];
     assert!(top["path"].as_str().unwrap().ends_with("xiyouji_000.txt"));
-    assert!(
-        top["source_coverage"].as_f64().unwrap() > 0.9,
-        "{}",
-        top["source_coverage"]
-    );
+    assert!(top["source_coverage"].as_f64().unwrap() > 0.9, "{}", top["source_coverage"]);
     let suspect_text = read_text(&path);
     let source_text = read_text(&corpus_dir().join("xiyouji_000.txt"));
     let passages = top["passages"].as_array().unwrap();
     assert!(passages.len() > 10);
     for p in passages {
-        let s = chars(
-            &suspect_text,
-            p["suspect_start"].as_u64().unwrap(),
-            p["suspect_end"].as_u64().unwrap(),
-        );
-        let o = chars(
-            &source_text,
-            p["source_start"].as_u64().unwrap(),
-            p["source_end"].as_u64().unwrap(),
-        );
+        let s = chars(&suspect_text, p["suspect_start"].as_u64().unwrap(), p["suspect_end"].as_u64().unwrap());
+        let o = chars(&source_text, p["source_start"].as_u64().unwrap(), p["source_end"].as_u64().unwrap());
         // Same text, and no ad inside a passage.
         assert_eq!(s, o, "passage {p}");
         assert!(!s.contains("请点击") && !s.contains("pirate"), "{s}");
@@ -64,12 +46,7 @@ fn homophones_in_gbk_are_found_in_full() {
     let dir = imported();
     let (json, _) = check_json(dir.path(), &[suspect("gbk_homophones_hongloumeng_000.txt")]);
     let top = top_source(&json, 0);
-    assert!(
-        top["path"]
-            .as_str()
-            .unwrap()
-            .ends_with("hongloumeng_000.txt")
-    );
+    assert!(top["path"].as_str().unwrap().ends_with("hongloumeng_000.txt"));
     assert!(top["similarity"].as_f64().unwrap() > 0.95, "{top}");
 }
 
@@ -77,49 +54,26 @@ fn homophones_in_gbk_are_found_in_full() {
 fn an_excerpt_is_located_to_within_a_few_characters() {
     let dir = imported();
     let truth = std::fs::read_to_string(fixtures().join("excerpt_truth.txt")).unwrap();
-    let t: Vec<u64> = truth
-        .split_whitespace()
-        .map(|x| x.parse().unwrap())
-        .collect();
+    let t: Vec<u64> = truth.split_whitespace().map(|x| x.parse().unwrap()).collect();
     let (src_start, src_end, sus_start) = (t[0], t[1], t[2]);
     let (json, _) = check_json(dir.path(), &[suspect("excerpt_sanguoyanyi_002.txt")]);
     let sources = json["suspects"][0]["sources"].as_array().unwrap();
     assert_eq!(sources.len(), 1);
-    assert!(
-        sources[0]["path"]
-            .as_str()
-            .unwrap()
-            .ends_with("sanguoyanyi_002.txt")
-    );
+    assert!(sources[0]["path"].as_str().unwrap().ends_with("sanguoyanyi_002.txt"));
     let p = &sources[0]["passages"][0];
     let near = |got: &serde_json::Value, want: u64| got.as_u64().unwrap().abs_diff(want) <= 3;
-    assert!(
-        near(&p["source_start"], src_start) && near(&p["source_end"], src_end),
-        "{p}"
-    );
-    assert!(
-        near(&p["suspect_start"], sus_start) && near(&p["suspect_end"], sus_start + 800),
-        "{p}"
-    );
+    assert!(near(&p["source_start"], src_start) && near(&p["source_end"], src_end), "{p}");
+    assert!(near(&p["suspect_start"], sus_start) && near(&p["suspect_end"], sus_start + 800), "{p}");
 }
 
 #[test]
 fn negatives_find_no_source() {
     let dir = imported();
-    let names = [
-        "english_peter_pan_001.txt",
-        "unrelated_rulinwaishi_003.txt",
-        "sequel_xu_sanguoyanyi_000.txt",
-    ];
+    let names = ["english_peter_pan_001.txt", "unrelated_rulinwaishi_003.txt", "sequel_xu_sanguoyanyi_000.txt"];
     let (json, code) = check_json(dir.path(), &names.map(suspect));
     assert_eq!(code, 0);
     for (i, name) in names.iter().enumerate() {
-        assert_eq!(
-            json["suspects"][i]["sources"].as_array().unwrap().len(),
-            0,
-            "{name}: {}",
-            json["suspects"][i]
-        );
+        assert_eq!(json["suspects"][i]["sources"].as_array().unwrap().len(), 0, "{name}: {}", json["suspects"][i]);
         assert_eq!(json["suspects"][i]["similarity"], 0.0);
     }
 }
@@ -131,9 +85,6 @@ fn a_folder_of_suspects_is_checked_file_by_file() {
     assert_eq!(code, 1, "binary.txt and empty.txt cannot be read");
     let suspects = json["suspects"].as_array().unwrap();
     assert_eq!(suspects.len(), 9);
-    let found = suspects
-        .iter()
-        .filter(|s| !s["sources"].as_array().unwrap().is_empty())
-        .count();
+    let found = suspects.iter().filter(|s| !s["sources"].as_array().unwrap().is_empty()).count();
     assert_eq!(found, 4);
 }

@@ -16,16 +16,12 @@ fn import_twice_is_a_no_op_and_a_changed_file_replaces_its_old_version() {
         .args(["import", &works.to_string_lossy()])
         .assert()
         .success()
-        .stderr(predicate::str::contains(
-            "imported 2, replaced 0, unchanged 0, failed 0, skipped 1",
-        ));
+        .stderr(predicate::str::contains("imported 2, replaced 0, unchanged 0, failed 0, skipped 1"));
     zhiwen(dir.path())
         .args(["import", &works.to_string_lossy()])
         .assert()
         .success()
-        .stderr(predicate::str::contains(
-            "imported 0, replaced 0, unchanged 2, failed 0",
-        ));
+        .stderr(predicate::str::contains("imported 0, replaced 0, unchanged 2, failed 0"));
 
     let edited = works.join("xiyouji_000.txt");
     let text = std::fs::read_to_string(&edited).unwrap();
@@ -34,21 +30,13 @@ fn import_twice_is_a_no_op_and_a_changed_file_replaces_its_old_version() {
         .args(["import", &works.to_string_lossy()])
         .assert()
         .success()
-        .stderr(predicate::str::contains(
-            "imported 0, replaced 1, unchanged 1, failed 0",
-        ));
+        .stderr(predicate::str::contains("imported 0, replaced 1, unchanged 1, failed 0"));
 
-    let list = zhiwen(dir.path())
-        .args(["list", "--json"])
-        .output()
-        .unwrap();
+    let list = zhiwen(dir.path()).args(["list", "--json"]).output().unwrap();
     let docs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     let docs = docs.as_array().unwrap();
     assert_eq!(docs.len(), 2);
-    assert!(
-        docs.iter()
-            .any(|d| d["title"] == "第一回　灵根育孕源流出　心性修持大道生")
-    );
+    assert!(docs.iter().any(|d| d["title"] == "第一回　灵根育孕源流出　心性修持大道生"));
     assert!(docs.iter().all(|d| d["windows"].as_u64().unwrap() > 100));
 }
 
@@ -63,21 +51,13 @@ fn bad_files_are_reported_by_name_and_the_batch_goes_on() {
         .arg(dir.path().join("missing.txt"))
         .assert()
         .code(1)
-        .stderr(predicate::str::contains(
-            "imported 1, replaced 0, unchanged 0, failed 3",
-        ))
+        .stderr(predicate::str::contains("imported 1, replaced 0, unchanged 0, failed 3"))
         .stderr(predicate::str::contains("binary.txt: binary file"))
         .stderr(predicate::str::contains("empty.txt: the file is empty"))
         .stderr(predicate::str::contains("missing.txt"));
 
     // Checking: unreadable suspects get an error, the others are still checked.
-    let (json, code) = check_json(
-        dir.path(),
-        &[
-            suspect("binary.txt"),
-            suspect("traditional_sanguoyanyi_001.txt"),
-        ],
-    );
+    let (json, code) = check_json(dir.path(), &[suspect("binary.txt"), suspect("traditional_sanguoyanyi_001.txt")]);
     assert_eq!(code, 1);
     let suspects = json["suspects"].as_array().unwrap();
     assert!(suspects[0]["error"].as_str().unwrap().contains("binary"));
@@ -89,21 +69,13 @@ fn bad_files_are_reported_by_name_and_the_batch_goes_on() {
 fn remove_by_id_and_by_path() {
     let dir = imported();
     let first = corpus_dir().join("hongloumeng_000.txt");
-    zhiwen(dir.path())
-        .args(["remove"])
-        .arg(&first)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("removed 1"));
+    zhiwen(dir.path()).args(["remove"]).arg(&first).assert().success().stderr(predicate::str::contains("removed 1"));
     zhiwen(dir.path())
         .args(["remove", "2", "nowhere.txt"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("not in the corpus: nowhere.txt"));
-    let list = zhiwen(dir.path())
-        .args(["list", "--json"])
-        .output()
-        .unwrap();
+    let list = zhiwen(dir.path()).args(["list", "--json"]).output().unwrap();
     let docs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(docs.as_array().unwrap().len(), 3);
     // The removed chapter is no longer found.
@@ -136,9 +108,7 @@ fn readable_table_names_the_source() {
         .arg(suspect("traditional_sanguoyanyi_001.txt"))
         .assert()
         .success()
-        .stdout(predicate::str::contains(
-            "第二回　张翼德怒鞭督邮　何国舅谋诛宦竖",
-        ))
+        .stdout(predicate::str::contains("第二回　张翼德怒鞭督邮　何国舅谋诛宦竖"))
         .stdout(predicate::str::contains("sanguoyanyi_001.txt"));
     zhiwen(dir.path())
         .arg("check")

@@ -5,11 +5,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "zhiwen",
-    version,
-    about = "指纹 Zhiwen: find which of your works were copied into a suspect text"
-)]
+#[command(name = "zhiwen", version, about = "指纹 Zhiwen: find which of your works were copied into a suspect text")]
 pub struct Args {
     /// Corpus store (SQLite). Default: the user's data folder, e.g. ~/.local/share/zhiwen/corpus.sqlite.
     #[arg(long, global = true, env = "ZHIWEN_DB", value_name = "PATH")]

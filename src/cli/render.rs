@@ -56,12 +56,7 @@ pub fn check_table(r: &SuspectReport) -> String {
         out += &format!("{}\n  error: {e}\n", r.path);
         return out;
     }
-    out += &format!(
-        "{}  ({} chars)  similarity {:.1}%\n",
-        r.path,
-        r.chars,
-        r.similarity * 100.0
-    );
+    out += &format!("{}  ({} chars)  similarity {:.1}%\n", r.path, r.chars, r.similarity * 100.0);
     if r.sources.is_empty() {
         out += "  no source found\n";
         return out;
@@ -136,15 +131,9 @@ pub fn list_json(docs: &[DocumentInfo]) -> String {
 }
 
 pub fn list_table(docs: &[DocumentInfo]) -> String {
-    let mut out = format!(
-        "{:>6}  {:>9}  {:>7}  title  path\n",
-        "id", "chars", "windows"
-    );
+    let mut out = format!("{:>6}  {:>9}  {:>7}  title  path\n", "id", "chars", "windows");
     for d in docs {
-        out += &format!(
-            "{:>6}  {:>9}  {:>7}  {}  {}\n",
-            d.id, d.chars, d.windows, d.title, d.path
-        );
+        out += &format!("{:>6}  {:>9}  {:>7}  {}  {}\n", d.id, d.chars, d.windows, d.title, d.path);
     }
     out += &format!("{} documents\n", docs.len());
     out

@@ -41,8 +41,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
 
 /// `~/.local/share/zhiwen/corpus.sqlite` (or the platform's equivalent).
 pub fn default_db() -> Result<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "zhiwen")
-        .context("cannot find the user's data folder")?;
+    let dirs = directories::ProjectDirs::from("", "", "zhiwen").context("cannot find the user's data folder")?;
     Ok(dirs.data_dir().join("corpus.sqlite"))
 }
 
@@ -73,12 +72,7 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
         on_ctrl_c.cancel();
     });
     let bar = Bar::new(quiet);
-    let report: ImportReport = corpus.import(
-        paths,
-        &ImportOptions::default(),
-        &|p| bar.update(p),
-        &cancel,
-    )?;
+    let report: ImportReport = corpus.import(paths, &ImportOptions::default(), &|p| bar.update(p), &cancel)?;
     bar.update(&zhiwen::Progress {
         stage: zhiwen::Stage::Done,
         files_done: 0,
@@ -88,18 +82,11 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
         current: None,
     });
     eprint!("{}", render::import_summary(&report));
-    Ok(if report.ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn check_options(args: &CheckArgs) -> CheckOptions {
-    let CheckArgs {
-        max_distance,
-        min_passage,
-    } = args.clone();
+    let CheckArgs { max_distance, min_passage } = args.clone();
     let defaults = CheckOptions::default();
     CheckOptions {
         max_distance: max_distance.unwrap_or(defaults.max_distance),
@@ -110,7 +97,11 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
 fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
     let FingerprintArgs { window, step, ngram } = args.clone();
     let d = zhiwen::FingerprintParams::default();
-    zhiwen::FingerprintParams { window: window.unwrap_or(d.window), step: step.unwrap_or(d.step), ngram: ngram.unwrap_or(d.ngram) }
+    zhiwen::FingerprintParams {
+        window: window.unwrap_or(d.window),
+        step: step.unwrap_or(d.step),
+        ngram: ngram.unwrap_or(d.ngram),
+    }
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
@@ -146,10 +137,8 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Resu
     let files = collect_files(paths, &mut walk);
     let mut reports = Vec::new();
     for (path, reason) in &walk.failed {
-        reports.push(zhiwen::SuspectReport::failed(
-            path.display().to_string(),
-            format!("{}: {reason}", path.display()),
-        ));
+        reports
+            .push(zhiwen::SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display())));
     }
     for file in &files {
         let report = corpus.check_file(file, &opts)?;
@@ -161,32 +150,15 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Resu
     if files.is_empty() && walk.failed.is_empty() {
         bail!(
             "no files to check under {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         );
     }
     if json {
         let stats = corpus.store().stats()?;
-        println!(
-            "{}",
-            render::check_json(
-                &corpus.params(),
-                &opts,
-                stats.documents,
-                stats.windows,
-                &reports
-            )
-        );
+        println!("{}", render::check_json(&corpus.params(), &opts, stats.documents, stats.windows, &reports));
     }
     let failed = reports.iter().any(|r| r.error.is_some());
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {
@@ -208,9 +180,7 @@ fn remove(db: &Path, targets: &[String]) -> Result<ExitCode> {
         let id = match t.parse::<u32>() {
             Ok(id) if corpus.store().document(id)?.is_some() => Some(id),
             _ => {
-                let canonical = std::fs::canonicalize(t)
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or(t.clone());
+                let canonical = std::fs::canonicalize(t).map(|p| p.to_string_lossy().into_owned()).unwrap_or(t.clone());
                 corpus.store().id_of_path(&canonical)?
             }
         };
@@ -224,16 +194,9 @@ fn remove(db: &Path, targets: &[String]) -> Result<ExitCode> {
     for m in &missing {
         eprintln!("  not in the corpus: {m}");
     }
-    Ok(if missing.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if missing.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }

@@ -47,11 +47,7 @@ impl Corpus {
     fn from_store(store: Store) -> Result<Corpus> {
         let index = Arc::new(store.load_index(DEFAULT_INDEX_DISTANCE)?);
         let data_version = store.data_version()?;
-        Ok(Corpus {
-            store,
-            index,
-            data_version,
-        })
+        Ok(Corpus { store, index, data_version })
     }
 
     pub fn store(&self) -> &Store {
@@ -71,9 +67,7 @@ impl Corpus {
     /// was made for a smaller k.
     pub fn ensure_distance(&mut self, k: u32) -> Result<()> {
         if k > MAX_DISTANCE_LIMIT {
-            return Err(Error::Parameter(format!(
-                "maximum distance must be at most {MAX_DISTANCE_LIMIT}, not {k}"
-            )));
+            return Err(Error::Parameter(format!("maximum distance must be at most {MAX_DISTANCE_LIMIT}, not {k}")));
         }
         if k > self.index.max_distance() {
             self.index = Arc::new(self.index.to_builder(|_| true).rebuild_for(k).build());
@@ -89,8 +83,7 @@ impl Corpus {
         progress: ProgressFn,
         cancel: &Cancel,
     ) -> Result<ImportReport> {
-        let (report, new_windows) =
-            import::import_into(&mut self.store, paths, opts, progress, cancel)?;
+        let (report, new_windows) = import::import_into(&mut self.store, paths, opts, progress, cancel)?;
         if !new_windows.is_empty() {
             progress(&Progress {
                 stage: Stage::Indexing,
@@ -104,13 +97,7 @@ impl Corpus {
             let mut b = self.index.to_builder(|doc| !removed.contains(&doc));
             for (doc, fps) in &new_windows {
                 for (ordinal, &fp) in fps.iter().enumerate() {
-                    b.push(
-                        fp,
-                        crate::engine::index::WindowRef {
-                            doc: *doc,
-                            ordinal: ordinal as u32,
-                        },
-                    );
+                    b.push(fp, crate::engine::index::WindowRef { doc: *doc, ordinal: ordinal as u32 });
                 }
             }
             self.index = Arc::new(b.build());
@@ -118,10 +105,7 @@ impl Corpus {
         self.data_version = self.store.data_version()?;
         progress(&Progress {
             stage: Stage::Done,
-            files_done: report.imported.len()
-                + report.replaced.len()
-                + report.unchanged.len()
-                + report.failed.len(),
+            files_done: report.imported.len() + report.replaced.len() + report.unchanged.len() + report.failed.len(),
             files_total: 0,
             bytes_done: report.bytes,
             bytes_total: report.bytes,
@@ -166,18 +150,12 @@ impl Corpus {
     /// Reads, decodes and checks a file. A file that cannot be read gives a report with
     /// `error` set, never an `Err`: a batch of suspects goes on past a bad one.
     pub fn check_file(&self, path: &Path, opts: &CheckOptions) -> Result<SuspectReport> {
-        let shown = std::fs::canonicalize(path)
-            .unwrap_or_else(|_| path.to_path_buf())
-            .to_string_lossy()
-            .into_owned();
+        let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
         let decoded = match std::panic::catch_unwind(|| decode::decode_file(path)) {
             Ok(Ok(d)) => d,
             Ok(Err(e)) => return Ok(SuspectReport::failed(shown, e.to_string())),
             Err(_) => {
-                return Ok(SuspectReport::failed(
-                    shown,
-                    format!("{}: internal error while reading", path.display()),
-                ));
+                return Ok(SuspectReport::failed(shown, format!("{}: internal error while reading", path.display())));
             }
         };
         self.check_text(&shown, &decoded.text, opts)

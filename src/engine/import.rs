@@ -30,10 +30,7 @@ pub struct ImportOptions {
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions {
-            batch_files: 256,
-            batch_bytes: 32 << 20,
-        }
+        ImportOptions { batch_files: 256, batch_bytes: 32 << 20 }
     }
 }
 
@@ -71,18 +68,14 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
             Err(e) => report.failed.push((root.clone(), e.to_string())),
             Ok(m) if m.is_file() => out.push(root.clone()),
             Ok(_) => {
-                for entry in walkdir::WalkDir::new(root)
-                    .follow_links(true)
-                    .sort_by_file_name()
-                {
+                for entry in walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name() {
                     match entry {
                         Err(e) => {
                             let path = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
                             let reason = if e.loop_ancestor().is_some() {
                                 "symbolic link loop, not followed".to_string()
                             } else {
-                                e.io_error()
-                                    .map_or_else(|| e.to_string(), |io| io.to_string())
+                                e.io_error().map_or_else(|| e.to_string(), |io| io.to_string())
                             };
                             report.failed.push((path, reason));
                         }
@@ -91,10 +84,7 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
                             if is_hidden(&path) {
                                 continue;
                             }
-                            let ext = path
-                                .extension()
-                                .and_then(|e| e.to_str())
-                                .map(str::to_ascii_lowercase);
+                            let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
                             if ext.is_some_and(|e| FOLDER_EXTENSIONS.contains(&e.as_str())) {
                                 out.push(path);
                             } else {
@@ -111,9 +101,7 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
 }
 
 fn is_hidden(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with('.'))
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'))
 }
 
 /// The canonical absolute path under which a file is stored.
@@ -128,11 +116,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
 }
 
 /// Decodes and fingerprints one document.
-pub fn prepare_document(
-    canonical: String,
-    bytes: &[u8],
-    params: &FingerprintParams,
-) -> Result<NewDocument> {
+pub fn prepare_document(canonical: String, bytes: &[u8], params: &FingerprintParams) -> Result<NewDocument> {
     let decoded = decode::decode_bytes(Path::new(&canonical), bytes)?;
     let tokens = tokenize(&decoded.text);
     let windows = stored_windows(&tokens, params);
@@ -165,21 +149,11 @@ pub(crate) fn import_into(
 ) -> Result<(ImportReport, Vec<(u32, Vec<u64>)>)> {
     let mut report = ImportReport::default();
     let send = |stage, done, total, bytes_done, bytes_total, current: Option<PathBuf>| {
-        progress(&Progress {
-            stage,
-            files_done: done,
-            files_total: total,
-            bytes_done,
-            bytes_total,
-            current,
-        })
+        progress(&Progress { stage, files_done: done, files_total: total, bytes_done, bytes_total, current })
     };
     send(Stage::Scanning, 0, 0, 0, 0, None);
     let files = collect_files(paths, &mut report);
-    let sizes: Vec<u64> = files
-        .iter()
-        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
-        .collect();
+    let sizes: Vec<u64> = files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).collect();
     let bytes_total: u64 = sizes.iter().sum();
     let known = store.known_files()?;
     let params = store.params();
@@ -230,23 +204,13 @@ pub(crate) fn import_into(
                     ),
                 };
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let b = bytes_done.fetch_add(
-                    std::fs::metadata(path).map_or(0, |m| m.len()),
-                    Ordering::Relaxed,
-                );
+                let b = bytes_done.fetch_add(std::fs::metadata(path).map_or(0, |m| m.len()), Ordering::Relaxed);
                 // Progress at most every 50 ms, and always for the last file.
                 let mut last = last_sent.lock().unwrap();
                 if last.elapsed().as_millis() >= 50 || n == files.len() {
                     *last = std::time::Instant::now();
                     drop(last);
-                    send(
-                        Stage::Importing,
-                        n,
-                        files.len(),
-                        b,
-                        bytes_total,
-                        Some(path.clone()),
-                    );
+                    send(Stage::Importing, n, files.len(), b, bytes_total, Some(path.clone()));
                 }
                 Some(prepared)
             })
@@ -276,10 +240,7 @@ pub(crate) fn import_into(
             report.bytes += doc.byte_size;
             report.chars += doc.chars;
             report.new_ids.push(outcome.id);
-            new_windows.push((
-                outcome.id,
-                doc.windows.iter().map(|w| w.fingerprint).collect(),
-            ));
+            new_windows.push((outcome.id, doc.windows.iter().map(|w| w.fingerprint).collect()));
             match outcome.replaced {
                 Some(old) => {
                     report.removed_ids.push(old);
@@ -301,9 +262,7 @@ fn reason_of(e: Error, path: &Path) -> String {
             "the file disappeared before it could be read".into()
         }
         Error::Io { source, .. } => source.to_string(),
-        other => other
-            .to_string()
-            .replace(&format!("{}: ", path.display()), ""),
+        other => other.to_string().replace(&format!("{}: ", path.display()), ""),
     }
 }
 

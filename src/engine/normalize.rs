@@ -19,7 +19,9 @@ use unicode_normalization::UnicodeNormalization;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// One token. `sym` identifies its content: an ASCII initial letter (`b'a'..=b'z'`) for
-/// a Han character, otherwise a hash with the top bit set (never equal to an initial).
+/// a Han character, otherwise a value with the top bit set (never equal to an initial):
+/// the code point for a Han character without a reading or a kana/hangul character, a
+/// hash with [`WORD`] set for a word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
     pub sym: u64,
@@ -32,9 +34,22 @@ impl Token {
     pub fn chars(&self) -> u32 {
         self.end - self.start
     }
+
+    /// How much the token weighs in window and feature lengths; see [`WORD_UNITS`].
+    pub fn units(&self) -> u32 {
+        if self.sym & WORD != 0 { WORD_UNITS } else { 1 }
+    }
 }
 
+/// Weight of a word token relative to a pinyin initial. An initial carries about 4.2
+/// bits (23 letters in use), an English word about 10, so a window of N units holds
+/// N initials or N/2 words: enough text to be specific either way, and short enough in
+/// English that a lightly edited copy still has intact windows.
+pub const WORD_UNITS: u32 = 2;
+
 const HASHED: u64 = 1 << 63;
+/// Marks a word token's symbol.
+pub const WORD: u64 = 1 << 62;
 
 /// Tokens of `text`, in order.
 pub fn tokenize(text: &str) -> Vec<Token> {
@@ -43,11 +58,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let mut word_start = 0u32;
     let push_word = |word: &mut String, start: u32, end: u32, out: &mut Vec<Token>| {
         if !word.is_empty() {
-            out.push(Token {
-                sym: xxh3_64(word.as_bytes()) | HASHED,
-                start,
-                end,
-            });
+            out.push(Token { sym: xxh3_64(word.as_bytes()) | HASHED | WORD, start, end });
             word.clear();
         }
     };
@@ -64,18 +75,10 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         for f in folded.chars() {
             if let Some(sym) = han_symbol(f) {
                 push_word(&mut word, word_start, i, &mut out);
-                out.push(Token {
-                    sym,
-                    start: i,
-                    end: i + 1,
-                });
+                out.push(Token { sym, start: i, end: i + 1 });
             } else if is_syllabic(f) {
                 push_word(&mut word, word_start, i, &mut out);
-                out.push(Token {
-                    sym: HASHED | f as u64,
-                    start: i,
-                    end: i + 1,
-                });
+                out.push(Token { sym: HASHED | f as u64, start: i, end: i + 1 });
             } else if f.is_alphanumeric() {
                 if word.is_empty() {
                     word_start = i;
@@ -105,11 +108,7 @@ fn han_symbol(c: char) -> Option<u64> {
     } else {
         return None;
     };
-    Some(if letter == 0 {
-        HASHED | cp as u64
-    } else {
-        letter as u64
-    })
+    Some(if letter == 0 { HASHED | cp as u64 } else { letter as u64 })
 }
 
 /// CJK Extension A through the Unified Ideographs block.
@@ -129,22 +128,14 @@ struct InitialsTable {
 fn initials_table() -> &'static InitialsTable {
     static TABLE: OnceLock<InitialsTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let range = |a: u32, b: u32| {
-            (a..=b)
-                .map(|cp| char::from_u32(cp).map_or(0, initial_of))
-                .collect()
-        };
-        InitialsTable {
-            bmp: range(BMP_HAN_START, BMP_HAN_END),
-            ext: range(EXT_HAN_START, EXT_HAN_END),
-        }
+        let range = |a: u32, b: u32| (a..=b).map(|cp| char::from_u32(cp).map_or(0, initial_of)).collect();
+        InitialsTable { bmp: range(BMP_HAN_START, BMP_HAN_END), ext: range(EXT_HAN_START, EXT_HAN_END) }
     })
 }
 
 /// First letter of the default pinyin reading, 0 if the character has none.
 fn initial_of(c: char) -> u8 {
-    c.to_pinyin()
-        .map_or(0, |p| p.first_letter().as_bytes()[0].to_ascii_lowercase())
+    c.to_pinyin().map_or(0, |p| p.first_letter().as_bytes()[0].to_ascii_lowercase())
 }
 
 fn is_syllabic(c: char) -> bool {
@@ -166,16 +157,7 @@ mod tests {
     use super::*;
 
     fn initials(text: &str) -> String {
-        tokenize(text)
-            .iter()
-            .map(|t| {
-                if t.sym < 128 {
-                    t.sym as u8 as char
-                } else {
-                    '#'
-                }
-            })
-            .collect()
+        tokenize(text).iter().map(|t| if t.sym < 128 { t.sym as u8 as char } else { '#' }).collect()
     }
 
     #[test]
@@ -195,16 +177,12 @@ mod tests {
 
     #[test]
     fn full_width_latin_folds_and_words_are_lowercased() {
-        let a: Vec<u64> = tokenize("Ｈｅｌｌｏ  ＷＯＲＬＤ １２３")
-            .iter()
-            .map(|t| t.sym)
-            .collect();
-        let b: Vec<u64> = tokenize("hello, world! 123")
-            .iter()
-            .map(|t| t.sym)
-            .collect();
+        let a: Vec<u64> = tokenize("Ｈｅｌｌｏ  ＷＯＲＬＤ １２３").iter().map(|t| t.sym).collect();
+        let b: Vec<u64> = tokenize("hello, world! 123").iter().map(|t| t.sym).collect();
         assert_eq!(a, b);
         assert_eq!(a.len(), 3);
+        assert!(tokenize("hello world").iter().all(|t| t.units() == WORD_UNITS));
+        assert!(tokenize("你好").iter().all(|t| t.units() == 1));
     }
 
     #[test]
@@ -212,30 +190,18 @@ mod tests {
         let text = "第1回 Hello世界！";
         let toks = tokenize(text);
         let chars: Vec<char> = text.chars().collect();
-        let spans: Vec<String> = toks
-            .iter()
-            .map(|t| chars[t.start as usize..t.end as usize].iter().collect())
-            .collect();
+        let spans: Vec<String> =
+            toks.iter().map(|t| chars[t.start as usize..t.end as usize].iter().collect()).collect();
         assert_eq!(spans, ["第", "1", "回", "Hello", "世", "界"]);
         assert_eq!(token_chars(&toks), 10);
     }
 
     #[test]
     fn total_on_odd_input() {
-        for s in [
-            "",
-            "   ",
-            "\u{0}\u{fffd}\u{10ffff}",
-            "é\u{301}",
-            "ｶﾀｶﾅ한국어",
-            "𠀀𪚥",
-        ] {
+        for s in ["", "   ", "\u{0}\u{fffd}\u{10ffff}", "é\u{301}", "ｶﾀｶﾅ한국어", "𠀀𪚥"] {
             let toks = tokenize(s);
             let n = s.chars().count() as u32;
-            assert!(
-                toks.iter().all(|t| t.start < t.end && t.end <= n),
-                "{s:?}: {toks:?}"
-            );
+            assert!(toks.iter().all(|t| t.start < t.end && t.end <= n), "{s:?}: {toks:?}");
         }
     }
 }

@@ -20,33 +20,20 @@ pub struct FingerprintParams {
 
 impl Default for FingerprintParams {
     fn default() -> Self {
-        FingerprintParams {
-            window: 24,
-            step: 6,
-            ngram: 3,
-        }
+        FingerprintParams { window: 24, step: 6, ngram: 3 }
     }
 }
 
 impl FingerprintParams {
     pub fn validate(&self) -> Result<()> {
         if !(4..=1024).contains(&self.window) {
-            return Err(Error::Parameter(format!(
-                "window must be 4..=1024 tokens, not {}",
-                self.window
-            )));
+            return Err(Error::Parameter(format!("window must be 4..=1024 tokens, not {}", self.window)));
         }
         if self.step == 0 || self.step > self.window {
-            return Err(Error::Parameter(format!(
-                "step must be 1..=window ({}), not {}",
-                self.window, self.step
-            )));
+            return Err(Error::Parameter(format!("step must be 1..=window ({}), not {}", self.window, self.step)));
         }
         if self.ngram == 0 || self.ngram > 8 || self.ngram > self.window {
-            return Err(Error::Parameter(format!(
-                "ngram must be 1..=8 and at most the window, not {}",
-                self.ngram
-            )));
+            return Err(Error::Parameter(format!("ngram must be 1..=8 and at most the window, not {}", self.ngram)));
         }
         Ok(())
     }

@@ -11,60 +11,46 @@ use crate::engine::normalize::Token;
 use crate::engine::params::FingerprintParams;
 use crate::engine::store::StoredWindow;
 use crate::engine::window;
+use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Hash of each n-gram of `syms`. A stream shorter than `ngram` gives one feature of all
-/// its symbols, so short documents still get a fingerprint.
-pub fn feature_hashes(syms: &[u64], ngram: usize) -> Vec<u64> {
-    if syms.is_empty() {
-        return Vec::new();
-    }
-    let ngram = ngram.min(syms.len());
+/// The features of a token stream: for each token, the hash of the shortest run of
+/// tokens from it that reaches `ngram` units (3 initials, or 2 words), and that run's
+/// end. A stream too short for one full feature gives one feature of all its tokens.
+pub fn features(tokens: &[Token], ngram: usize) -> (Vec<u64>, Vec<usize>) {
+    let spans = crate::engine::window::query_spans(tokens, ngram);
     let mut buf = Vec::with_capacity(ngram * 8);
-    syms.windows(ngram)
-        .map(|gram| {
+    let hashes = spans
+        .iter()
+        .map(|sp| {
             buf.clear();
-            gram.iter()
-                .for_each(|s| buf.extend_from_slice(&s.to_le_bytes()));
+            tokens[sp.clone()].iter().for_each(|t| buf.extend_from_slice(&t.sym.to_le_bytes()));
             xxh3_64(&buf)
         })
-        .collect()
+        .collect();
+    (hashes, spans.iter().map(|sp| sp.end).collect())
 }
 
-/// Fingerprints of the windows starting at `starts` (increasing), each `window` tokens
-/// long (cut at the end of the stream), over a stream of `n_tokens` whose features are
-/// `features` (from [`feature_hashes`] with the same `ngram`).
-pub fn window_fingerprints(
-    features: &[u64],
-    n_tokens: usize,
-    window: usize,
-    ngram: usize,
-    starts: impl IntoIterator<Item = usize>,
-) -> Vec<u64> {
+/// Fingerprints of the windows `spans` (token ranges with increasing starts and ends):
+/// each is the simhash of the features that lie wholly inside it (at least one).
+pub fn window_fingerprints(features: &[u64], feature_ends: &[usize], spans: &[Range<usize>]) -> Vec<u64> {
     let mut tally = Tally::default();
-    let (mut lo, mut hi) = (0usize, 0usize);
-    let mut out = Vec::new();
-    for start in starts {
-        let end = (start + window).min(n_tokens);
-        // Features wholly inside the window; at least one, so tiny windows still hash.
-        let (new_lo, new_hi) = if end - start >= ngram {
-            (start, end + 1 - ngram)
-        } else {
-            (
-                start.min(features.len().saturating_sub(1)),
-                (start + 1).min(features.len()),
-            )
-        };
-        debug_assert!(new_lo >= lo, "starts must increase");
+    let (mut lo, mut hi) = (0usize, 0usize); // features in the tally
+    let mut out = Vec::with_capacity(spans.len());
+    for span in spans {
+        let new_lo = span.start.min(features.len().saturating_sub(1));
+        let mut new_hi = hi.max(new_lo);
+        while new_hi < features.len() && feature_ends[new_hi] <= span.end {
+            new_hi += 1;
+        }
+        let new_hi = new_hi.max(new_lo + 1).min(features.len());
         if new_lo >= hi {
             tally = Tally::default();
             (lo, hi) = (new_lo, new_lo);
         }
-        features[hi..new_hi.max(hi)]
-            .iter()
-            .for_each(|&f| tally.add(f));
+        features[hi..new_hi].iter().for_each(|&f| tally.add(f));
         features[lo..new_lo].iter().for_each(|&f| tally.remove(f));
-        (lo, hi) = (new_lo, new_hi.max(hi));
+        (lo, hi) = (new_lo, new_hi);
         out.push(tally.fingerprint());
     }
     out
@@ -72,44 +58,29 @@ pub fn window_fingerprints(
 
 /// The stored windows of a tokenized document: ordinal, character span, fingerprint.
 pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWindow> {
-    let syms: Vec<u64> = tokens.iter().map(|t| t.sym).collect();
-    let features = feature_hashes(&syms, p.ngram);
-    let starts = window::stored_starts(tokens.len(), p.window, p.step);
-    let fps = window_fingerprints(
-        &features,
-        tokens.len(),
-        p.window,
-        p.ngram,
-        starts.iter().copied(),
-    );
-    starts
+    let (features, ends) = features(tokens, p.ngram);
+    let spans = window::stored_spans(tokens, p.window, p.step);
+    let fps = window_fingerprints(&features, &ends, &spans);
+    spans
         .iter()
         .zip(fps)
         .enumerate()
-        .map(|(ordinal, (&start, fingerprint))| {
-            let span = window::span(start, tokens.len(), p.window);
-            StoredWindow {
-                ordinal: ordinal as u32,
-                char_start: tokens[span.start].start,
-                char_end: tokens[span.end - 1].end,
-                fingerprint,
-            }
+        .map(|(ordinal, (span, fingerprint))| StoredWindow {
+            ordinal: ordinal as u32,
+            char_start: tokens[span.start].start,
+            char_end: tokens[span.end - 1].end,
+            fingerprint,
         })
         .collect()
 }
 
-/// Fingerprints of a suspect's query windows, one per start token (see
-/// [`window::query_starts`]).
-pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> Vec<u64> {
-    let syms: Vec<u64> = tokens.iter().map(|t| t.sym).collect();
-    let features = feature_hashes(&syms, p.ngram);
-    window_fingerprints(
-        &features,
-        tokens.len(),
-        p.window,
-        p.ngram,
-        window::query_starts(tokens.len(), p.window),
-    )
+/// A suspect's query windows (one per start token, see [`window::query_spans`]) and
+/// their fingerprints.
+pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> (Vec<Range<usize>>, Vec<u64>) {
+    let (features, ends) = features(tokens, p.ngram);
+    let spans = window::query_spans(tokens, p.window);
+    let fps = window_fingerprints(&features, &ends, &spans);
+    (spans, fps)
 }
 
 /// Hamming distance of two fingerprints.
@@ -140,10 +111,7 @@ impl Tally {
         }
     }
     fn fingerprint(&self) -> u64 {
-        self.0
-            .iter()
-            .enumerate()
-            .fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
+        self.0.iter().enumerate().fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
     }
 }
 
@@ -158,55 +126,43 @@ mod tests {
         t.fingerprint()
     }
 
-    fn syms(text: &str) -> Vec<u64> {
-        tokenize(text).iter().map(|t| t.sym).collect()
-    }
-
     const TEXT: &str = "却说张飞拍马赶到关下，关上矢石如雨，不得进而回。次日，张飞又去搦战。\
         曹操在城上看见，张飞一骑当先，厉声大叫：谁敢与我决一死战！";
 
     #[test]
     fn running_tally_equals_direct_computation_at_any_step() {
-        let s = syms(TEXT);
-        let f = feature_hashes(&s, 3);
+        let tokens = tokenize(TEXT);
+        let (f, ends) = features(&tokens, 3);
         for step in [1, 2, 5, 7, 30] {
-            let starts: Vec<usize> = (0..s.len() - 10).step_by(step).collect();
-            let fps = window_fingerprints(&f, s.len(), 10, 3, starts.iter().copied());
-            for (&st, &fp) in starts.iter().zip(&fps) {
-                assert_eq!(fp, direct(&f[st..st + 8]), "step {step} start {st}");
+            let spans: Vec<Range<usize>> = (0..tokens.len() - 10).step_by(step).map(|s| s..s + 10).collect();
+            let fps = window_fingerprints(&f, &ends, &spans);
+            for (sp, &fp) in spans.iter().zip(&fps) {
+                assert_eq!(fp, direct(&f[sp.start..sp.start + 8]), "step {step} span {sp:?}");
             }
         }
     }
 
     #[test]
     fn one_changed_token_moves_few_bits_unrelated_text_moves_many() {
-        let a = syms(TEXT);
-        let mut b = a.clone();
-        b[20] = b'x' as u64;
-        let fa = window_fingerprints(&feature_hashes(&a, 3), a.len(), a.len(), 3, [0]);
-        let fb = window_fingerprints(&feature_hashes(&b, 3), b.len(), b.len(), 3, [0]);
-        let other = syms(
-            "宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
-            袭人在外间听见，也走进来劝了一回，方才罢了。次日起来，众姊妹都往贾母处请安。",
-        );
-        let fc = window_fingerprints(&feature_hashes(&other, 3), other.len(), other.len(), 3, [0]);
-        assert!(
-            distance(fa[0], fb[0]) <= 8,
-            "near copy: {}",
-            distance(fa[0], fb[0])
-        );
-        assert!(
-            distance(fa[0], fc[0]) >= 16,
-            "unrelated: {}",
-            distance(fa[0], fc[0])
-        );
+        let fp = |text: &str| {
+            let t = tokenize(text);
+            let (f, e) = features(&t, 3);
+            window_fingerprints(&f, &e, &[0..t.len()])[0]
+        };
+        let changed: String = TEXT.chars().enumerate().map(|(i, c)| if i == 20 { '甲' } else { c }).collect();
+        let other = "宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
+            袭人在外间听见，也走进来劝了一回，方才罢了。次日起来，众姊妹都往贾母处请安。";
+        assert!(distance(fp(TEXT), fp(&changed)) <= 8, "near copy: {}", distance(fp(TEXT), fp(&changed)));
+        assert!(distance(fp(TEXT), fp(other)) >= 16, "unrelated: {}", distance(fp(TEXT), fp(other)));
     }
 
     #[test]
-    fn short_streams_still_get_a_fingerprint() {
-        let s = syms("三国");
-        let f = feature_hashes(&s, 3);
-        assert_eq!(f.len(), 1);
-        assert_eq!(window_fingerprints(&f, s.len(), 24, 3, [0]).len(), 1);
+    fn short_streams_still_get_a_fingerprint_and_words_make_bigrams() {
+        let t = tokenize("三国");
+        let (f, e) = features(&t, 3);
+        assert_eq!((f.len(), e), (1, vec![2]));
+        assert_eq!(query_fingerprints(&t, &FingerprintParams::default()).1.len(), 1);
+        let t = tokenize("one two three four");
+        assert_eq!(features(&t, 3).1, vec![2, 3, 4], "two words reach three units");
     }
 }

@@ -1,76 +1,102 @@
 //! Sliding windows over a token stream.
 //!
-//! Stored documents are cut into windows of `window` tokens every `step` tokens, plus
-//! one final window ending at the last token so the tail is covered. Suspects are cut at
-//! step 1 ([`query_starts`]): whatever was inserted or deleted before a copied passage,
-//! every stored window inside it meets a query window that starts on the same token.
-//! Measured against content-defined anchors in `ARCHITECTURE.md`.
+//! Lengths are measured in units ([`Token::units`]): a window is the shortest run of
+//! tokens from its start that reaches `window` units (24 initials, or 12 English words).
+//! Stored documents get a window starting at the first token of every `step` units, plus
+//! the last full window, so the tail is covered. Suspects get a window at every token
+//! ([`query_spans`]): whatever was inserted or deleted before a copied passage, every
+//! stored window inside it meets a query window with the same tokens. A stored window is
+//! always also a query window of the same text (same start, same end rule).
 //!
-//! A document with fewer tokens than a window still gets one window of all its tokens;
-//! a document without tokens gets none.
+//! A document with fewer units than a window gets one window of all its tokens; a
+//! document without tokens gets none.
 
-/// Start tokens of the stored windows of a document with `n` tokens.
-pub fn stored_starts(n: usize, window: usize, step: usize) -> Vec<usize> {
-    if n == 0 {
-        return Vec::new();
+use crate::engine::normalize::Token;
+use std::ops::Range;
+
+/// The query windows of a stream: entry `i` is the window starting at token `i`.
+pub fn query_spans(tokens: &[Token], window: usize) -> Vec<Range<usize>> {
+    let window = window as u32;
+    let mut spans = Vec::with_capacity(tokens.len());
+    let (mut end, mut units) = (0usize, 0u32);
+    for start in 0..tokens.len() {
+        while end < tokens.len() && units < window {
+            units += tokens[end].units();
+            end += 1;
+        }
+        if units < window {
+            break;
+        }
+        spans.push(start..end);
+        units -= tokens[start].units();
     }
-    if n <= window {
-        return vec![0];
+    if spans.is_empty() && !tokens.is_empty() {
+        spans.push(0..tokens.len());
     }
-    let last = n - window;
-    let mut starts: Vec<usize> = (0..=last).step_by(step).collect();
-    if *starts.last().unwrap() != last {
-        starts.push(last);
-    }
-    starts
+    spans
 }
 
-/// Start tokens of a suspect's query windows: every token.
-pub fn query_starts(n: usize, window: usize) -> std::ops::Range<usize> {
-    if n == 0 {
-        0..0
-    } else if n <= window {
-        0..1
-    } else {
-        0..n - window + 1
+/// The stored windows of a stream, a subset of its [`query_spans`].
+pub fn stored_spans(tokens: &[Token], window: usize, step: usize) -> Vec<Range<usize>> {
+    let query = query_spans(tokens, window);
+    let mut out = Vec::with_capacity(query.len() / step.max(1) + 1);
+    let mut offset = 0u32; // units before token i
+    let mut next = 0u32;
+    for (i, span) in query.iter().enumerate() {
+        if offset >= next {
+            out.push(span.clone());
+            next = (offset / step as u32 + 1) * step as u32;
+        }
+        offset += tokens[i].units();
     }
-}
-
-/// Token range of the window starting at `start` in a document of `n` tokens.
-pub fn span(start: usize, n: usize, window: usize) -> std::ops::Range<usize> {
-    start..(start + window).min(n)
+    if let Some(last) = query.last() {
+        if out.last() != Some(last) {
+            out.push(last.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::normalize::tokenize;
+
+    fn han(n: usize) -> Vec<Token> {
+        tokenize(&"天地玄黄宇宙洪荒日月盈昃辰宿列张".chars().cycle().take(n).collect::<String>())
+    }
 
     #[test]
     fn stored_windows_cover_every_token_and_end_at_the_last() {
         for n in 0..100 {
+            let tokens = han(n);
             for (w, s) in [(8, 3), (8, 8), (10, 1), (24, 6)] {
-                let starts = stored_starts(n, w, s);
+                let spans = stored_spans(&tokens, w, s);
                 let mut covered = vec![false; n];
-                for &st in &starts {
-                    covered[span(st, n, w)].iter_mut().for_each(|c| *c = true);
+                for sp in &spans {
+                    covered[sp.clone()].iter_mut().for_each(|c| *c = true);
+                    assert!(sp.len() == w.min(n), "n={n} w={w}: {sp:?}");
                 }
                 assert!(covered.iter().all(|&c| c), "n={n} w={w} s={s}");
-                assert!(starts.windows(2).all(|p| p[0] < p[1] && p[1] - p[0] <= s));
+                assert!(spans.windows(2).all(|p| p[0].start < p[1].start && p[1].start - p[0].start <= s));
                 if n > 0 {
-                    assert_eq!(span(*starts.last().unwrap(), n, w).end, n);
+                    assert_eq!(spans.last().unwrap().end, n);
                 }
             }
         }
     }
 
     #[test]
-    fn every_stored_window_has_a_query_window_with_the_same_start() {
-        for n in [1, 5, 24, 25, 97] {
-            let q = query_starts(n, 24);
-            assert!(
-                stored_starts(n, 24, 6).iter().all(|s| q.contains(s)),
-                "n={n}"
-            );
+    fn words_weigh_two_units_and_stored_windows_are_query_windows() {
+        let text = "The vector space model is an algebraic model for representing text documents as vectors \
+                    of identifiers such as index terms. 它用于信息过滤、信息检索、索引以及相关性排序。";
+        let tokens = tokenize(text);
+        let query = query_spans(&tokens, 24);
+        assert_eq!(query[0], 0..12, "12 words make 24 units");
+        for sp in stored_spans(&tokens, 24, 6) {
+            assert_eq!(query[sp.start], sp);
         }
+        assert_eq!(query_spans(&han(5), 24), vec![0..5], "a short text still gets one window");
+        assert!(query_spans(&[], 24).is_empty());
     }
 }

@@ -108,7 +108,11 @@ mod tests {
     fn half_found_split_in_two_and_a_false_detection() {
         let p = pan(&[(
             vec![truth(0..100, 0..100)],
-            vec![det(0..25, 0..25), det(25..50, 25..50), Detection { source_path: "b".into(), suspect: 0..10, source: 0..10 }],
+            vec![
+                det(0..25, 0..25),
+                det(25..50, 25..50),
+                Detection { source_path: "b".into(), suspect: 0..10, source: 0..10 },
+            ],
         )]);
         assert!((p.recall - 0.5).abs() < 1e-12);
         assert!((p.precision - 2.0 / 3.0).abs() < 1e-12);

@@ -12,7 +12,12 @@ pub struct RealResult {
     pub summary: String,
 }
 
-pub fn run(opts: &EvalOptions, corpus: &Corpus, notes: &mut Vec<String>, log: &dyn Fn(&str)) -> Result<Vec<RealResult>> {
+pub fn run(
+    opts: &EvalOptions,
+    corpus: &Corpus,
+    notes: &mut Vec<String>,
+    log: &dyn Fn(&str),
+) -> Result<Vec<RealResult>> {
     let mut out = Vec::new();
     let trad = opts.data.join("zh-classics-traditional");
     for (edition, book) in [("sanguoyanyi_pg23950", "sanguoyanyi"), ("hongloumeng_pg24264", "hongloumeng")] {
@@ -134,7 +139,9 @@ fn english(opts: &EvalOptions, dir: &Path) -> Result<RealResult> {
             entry.2 += 1;
         }
     }
-    let rows: Vec<String> =
-        table.iter().map(|(c, (own, none, other))| format!("{c}: {own} own source / {none} none / {other} other")).collect();
+    let rows: Vec<String> = table
+        .iter()
+        .map(|(c, (own, none, other))| format!("{c}: {own} own source / {none} none / {other} other"))
+        .collect();
     Ok(RealResult { name: "en-plagiarised-answers".into(), summary: rows.join("; ") })
 }

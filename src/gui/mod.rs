@@ -5,12 +5,8 @@ use std::path::PathBuf;
 
 pub fn run(db: PathBuf) -> anyhow::Result<()> {
     let options = eframe::NativeOptions::default();
-    eframe::run_native(
-        "Zhiwen 指纹",
-        options,
-        Box::new(move |_cc| Ok(Box::new(Placeholder { db }))),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    eframe::run_native("Zhiwen 指纹", options, Box::new(move |_cc| Ok(Box::new(Placeholder { db }))))
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
 }
 
 struct Placeholder {

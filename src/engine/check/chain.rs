@@ -12,11 +12,13 @@
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hit {
-    /// Suspect token where the query window starts.
+    /// Suspect tokens of the query window: `q..q_end`.
     pub q: u32,
-    /// Source token where the stored window starts.
+    /// Source tokens of the stored window: `s..s_end`.
     pub s: u32,
     pub distance: u32,
+    pub q_end: u32,
+    pub s_end: u32,
 }
 
 /// A passage in token coordinates, end exclusive.
@@ -34,19 +36,13 @@ pub struct TokenPassage {
 /// shift it by one or two, an inserted ad line by ten or more.
 pub const MAX_DRIFT: i64 = 4;
 
-/// Chains `hits` (any order) into passages. `q_len`/`s_len` are the token counts.
+/// Chains `hits` (any order) into passages.
 ///
 /// A stored window is often also near a query window one token off its true alignment
 /// (a shift by one changes only a few features); only the closest hits of each stored
 /// window are kept, and a passage's ends come from its first and last hit, so its two
 /// ranges stay aligned.
-pub fn chain(
-    hits: &mut Vec<Hit>,
-    window: usize,
-    max_gap: usize,
-    q_len: usize,
-    s_len: usize,
-) -> Vec<TokenPassage> {
+pub fn chain(hits: &mut Vec<Hit>, max_gap: usize) -> Vec<TokenPassage> {
     hits.sort_unstable_by_key(|h| (h.s, h.distance, h.q));
     let mut best_of_s: Vec<Hit> = Vec::with_capacity(hits.len());
     for h in hits.iter() {
@@ -81,8 +77,7 @@ pub fn chain(
                 best = Some((i, drift));
             }
         }
-        let q_end = (h.q as usize + window).min(q_len);
-        let s_end = (h.s as usize + window).min(s_len);
+        let (q_end, s_end) = (h.q_end as usize, h.s_end as usize);
         match best {
             Some((i, _)) => {
                 let (p, lq, ls) = &mut open[i];
@@ -112,15 +107,13 @@ pub fn chain(
 }
 
 /// Re-aligns each end of a passage to the shift (within [`MAX_DRIFT`]) under which its
-/// first and last `window` tokens agree best. A window one or two tokens off its true
+/// first and last `window` tokens (or fewer, in a short passage) agree best. A window one or two tokens off its true
 /// alignment can still be within k bits, and a passage may start or end on such a hit.
 pub fn realign(p: &mut TokenPassage, q: &[u64], s: &[u64], window: usize) {
     let agreement = |qs: usize, ss: i64, n: usize| -> usize {
         (0..n)
             .filter(|&i| {
-                ss + (i as i64) >= 0
-                    && ((ss as usize) + i) < s.len()
-                    && q.get(qs + i) == s.get(ss as usize + i)
+                ss + (i as i64) >= 0 && ((ss as usize) + i) < s.len() && q.get(qs + i) == s.get(ss as usize + i)
             })
             .count()
     };
@@ -141,20 +134,14 @@ pub fn realign(p: &mut TokenPassage, q: &[u64], s: &[u64], window: usize) {
 /// differing token when the next `RESUME` agree again (a typo inside copied text).
 pub fn extend(p: &mut TokenPassage, q: &[u64], s: &[u64]) {
     const RESUME: usize = 3;
-    let agree_before = |qi: usize, si: usize, n: usize| {
-        (1..=n).all(|k| qi >= k && si >= k && q[qi - k] == s[si - k])
-    };
-    let agree_after = |qi: usize, si: usize, n: usize| {
-        (0..n).all(|k| qi + k < q.len() && si + k < s.len() && q[qi + k] == s[si + k])
-    };
+    let agree_before = |qi: usize, si: usize, n: usize| (1..=n).all(|k| qi >= k && si >= k && q[qi - k] == s[si - k]);
+    let agree_after =
+        |qi: usize, si: usize, n: usize| (0..n).all(|k| qi + k < q.len() && si + k < s.len() && q[qi + k] == s[si + k]);
     loop {
         if agree_before(p.q_start, p.s_start, 1) {
             p.q_start -= 1;
             p.s_start -= 1;
-        } else if p.q_start > 1
-            && p.s_start > 1
-            && agree_before(p.q_start - 1, p.s_start - 1, RESUME)
-        {
+        } else if p.q_start > 1 && p.s_start > 1 && agree_before(p.q_start - 1, p.s_start - 1, RESUME) {
             p.q_start -= RESUME + 1;
             p.s_start -= RESUME + 1;
         } else {
@@ -178,11 +165,7 @@ pub fn extend(p: &mut TokenPassage, q: &[u64], s: &[u64]) {
 /// only by pinyin initial, not by character (`same_char`): extension stops at a mismatch
 /// of initials, but one chance agreement of initials (验/寅, both "y") at a paragraph
 /// boundary would otherwise pull a neighbouring character into the passage.
-pub fn trim_chance_ends(
-    p: &mut TokenPassage,
-    max: usize,
-    same_char: impl Fn(usize, usize) -> bool,
-) {
+pub fn trim_chance_ends(p: &mut TokenPassage, max: usize, same_char: impl Fn(usize, usize) -> bool) {
     for _ in 0..max {
         if p.q_end - p.q_start > 1 && !same_char(p.q_start, p.s_start) {
             p.q_start += 1;
@@ -228,7 +211,7 @@ mod tests {
     use super::*;
 
     fn hit(q: u32, s: u32) -> Hit {
-        Hit { q, s, distance: 1 }
+        Hit { q, s, distance: 1, q_end: q + 24, s_end: s + 24 }
     }
 
     #[test]
@@ -236,38 +219,25 @@ mod tests {
         // Source windows every 6 tokens, copied with a 100-token shift.
         let mut hits: Vec<Hit> = (0..20).map(|i| hit(100 + i * 6, i * 6)).collect();
         // Off-by-one neighbours at a larger distance are dropped.
-        hits.extend((0..20).map(|i| Hit {
-            q: 101 + i * 6,
-            s: i * 6,
-            distance: 3,
-        }));
-        let ps = chain(&mut hits, 24, 60, 1000, 1000);
+        hits.extend((0..20).map(|i| Hit { distance: 3, ..hit(101 + i * 6, i * 6) }));
+        let ps = chain(&mut hits, 60);
         assert_eq!(ps.len(), 1);
-        assert_eq!(
-            (ps[0].q_start, ps[0].q_end, ps[0].s_start, ps[0].s_end),
-            (100, 238, 0, 138)
-        );
+        assert_eq!((ps[0].q_start, ps[0].q_end, ps[0].s_start, ps[0].s_end), (100, 238, 0, 138));
     }
 
     #[test]
     fn typos_keep_the_chain_ads_and_shuffled_paragraphs_split_it() {
         // A typo deleted two tokens: one passage. An ad of 30 tokens: two passages.
-        let mut hits: Vec<Hit> = (0..5)
-            .map(|i| hit(i * 6, i * 6))
-            .chain((6..10).map(|i| hit(i * 6 - 2, i * 6)))
-            .collect();
-        assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 1);
-        let mut hits: Vec<Hit> = (0..5)
-            .map(|i| hit(i * 6, i * 6))
-            .chain((6..10).map(|i| hit(i * 6 + 30, i * 6)))
-            .collect();
-        assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 2);
+        let mut hits: Vec<Hit> =
+            (0..5).map(|i| hit(i * 6, i * 6)).chain((6..10).map(|i| hit(i * 6 - 2, i * 6))).collect();
+        assert_eq!(chain(&mut hits, 60).len(), 1);
+        let mut hits: Vec<Hit> =
+            (0..5).map(|i| hit(i * 6, i * 6)).chain((6..10).map(|i| hit(i * 6 + 30, i * 6))).collect();
+        assert_eq!(chain(&mut hits, 60).len(), 2);
         // Second half of the suspect comes from before the first half of the source.
-        let mut hits: Vec<Hit> = (10..15)
-            .map(|i| hit((i - 10) * 6, i * 6))
-            .chain((0..5).map(|i| hit(100 + i * 6, i * 6)))
-            .collect();
-        assert_eq!(chain(&mut hits, 24, 60, 1000, 1000).len(), 2);
+        let mut hits: Vec<Hit> =
+            (10..15).map(|i| hit((i - 10) * 6, i * 6)).chain((0..5).map(|i| hit(100 + i * 6, i * 6))).collect();
+        assert_eq!(chain(&mut hits, 60).len(), 2);
     }
 
     #[test]
@@ -275,14 +245,7 @@ mod tests {
         let s: Vec<u64> = (0..100).collect();
         let q: Vec<u64> = (20..80).collect();
         // Truly q[i] = s[i + 20]; the passage was started two tokens off.
-        let mut p = TokenPassage {
-            q_start: 5,
-            q_end: 40,
-            s_start: 23,
-            s_end: 61,
-            distance: 2,
-            hits: 3,
-        };
+        let mut p = TokenPassage { q_start: 5, q_end: 40, s_start: 23, s_end: 61, distance: 2, hits: 3 };
         realign(&mut p, &q, &s, 24);
         assert_eq!((p.s_start, p.s_end), (25, 60));
     }
@@ -294,14 +257,7 @@ mod tests {
         q.extend(10..60);
         q[20] = 999; // typo inside the copy
         q.push(777);
-        let mut p = TokenPassage {
-            q_start: 25,
-            q_end: 40,
-            s_start: 32,
-            s_end: 47,
-            distance: 0,
-            hits: 1,
-        };
+        let mut p = TokenPassage { q_start: 25, q_end: 40, s_start: 32, s_end: 47, distance: 0, hits: 1 };
         extend(&mut p, &q, &s);
         assert_eq!((p.q_start, p.q_end, p.s_start, p.s_end), (3, 53, 10, 60));
     }

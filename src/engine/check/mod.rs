@@ -36,10 +36,7 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions {
-            max_distance: 3,
-            min_passage_chars: 40,
-        }
+        CheckOptions { max_distance: 3, min_passage_chars: 40 }
     }
 }
 
@@ -75,13 +72,7 @@ pub struct SuspectReport {
 
 impl SuspectReport {
     pub fn failed(path: String, error: String) -> SuspectReport {
-        SuspectReport {
-            path,
-            chars: 0,
-            similarity: 0.0,
-            error: Some(error),
-            sources: Vec::new(),
-        }
+        SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new() }
     }
 }
 
@@ -109,7 +100,7 @@ pub fn check_text(
     let q_tokens = tokenize(text);
     let q_syms: Vec<u64> = q_tokens.iter().map(|t| t.sym).collect();
     let q_chars: Vec<char> = text.chars().collect();
-    let fps = query_fingerprints(&q_tokens, params);
+    let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 
     let mut q_cover = Coverage::new(&q_tokens);
@@ -123,52 +114,37 @@ pub fn check_text(
         };
         let s_tokens = tokenize(&src.text);
         let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
-        let starts = window::stored_starts(s_tokens.len(), params.window, params.step);
+        let s_spans = window::stored_spans(&s_tokens, params.window, params.step);
         let mut token_hits: Vec<Hit> = hits
             .iter()
             .filter_map(|&(q, ordinal, distance)| {
-                Some(Hit {
-                    q,
-                    s: *starts.get(ordinal as usize)? as u32,
-                    distance,
-                })
+                let (qs, ss) = (&q_spans[q as usize], s_spans.get(ordinal as usize)?);
+                Some(Hit { q, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
             })
             .collect();
+        // Gaps left by typos and dropped sentences, up to four windows long.
         let max_gap = params.window * 4;
-        let mut passages = chain::chain(
-            &mut token_hits,
-            params.window,
-            max_gap,
-            q_tokens.len(),
-            s_tokens.len(),
-        );
+        let mut passages = chain::chain(&mut token_hits, max_gap);
         let s_chars: Vec<char> = src.text.chars().collect();
         let same_char = |qi: usize, si: usize| {
             let (qt, st) = (q_tokens[qi], s_tokens[si]);
-            qt.sym == st.sym
-                && (qt.chars() > 1 || q_chars[qt.start as usize] == s_chars[st.start as usize])
+            qt.sym == st.sym && (qt.chars() > 1 || q_chars[qt.start as usize] == s_chars[st.start as usize])
         };
         for p in passages.iter_mut() {
-            chain::realign(p, &q_syms, &s_syms, params.window);
+            chain::realign(p, &q_syms, &s_syms, 24);
             chain::extend(p, &q_syms, &s_syms);
             chain::trim_chance_ends(p, 2, same_char);
         }
         let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
             .into_iter()
-            .filter(|p| {
-                counted_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64
-            })
+            .filter(|p| counted_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
             .collect();
         if passages.is_empty() {
             continue;
         }
-        let similarity =
-            Coverage::new(&q_tokens).add_all(passages.iter().map(|p| (p.q_start, p.q_end)));
-        let source_coverage =
-            Coverage::new(&s_tokens).add_all(passages.iter().map(|p| (p.s_start, p.s_end)));
-        passages
-            .iter()
-            .for_each(|p| q_cover.add(p.q_start, p.q_end));
+        let similarity = Coverage::new(&q_tokens).add_all(passages.iter().map(|p| (p.q_start, p.q_end)));
+        let source_coverage = Coverage::new(&s_tokens).add_all(passages.iter().map(|p| (p.s_start, p.s_end)));
+        passages.iter().for_each(|p| q_cover.add(p.q_start, p.q_end));
         sources_out.push(SourceMatch {
             id: doc,
             path: src.path,
@@ -187,11 +163,8 @@ pub fn check_text(
                 .collect(),
         });
     }
-    sources_out.sort_by(|a, b| {
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(b.source_coverage.total_cmp(&a.source_coverage))
-    });
+    sources_out
+        .sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(b.source_coverage.total_cmp(&a.source_coverage)));
     Ok(SuspectReport {
         path: path.to_string(),
         chars: text.chars().count(),
@@ -220,10 +193,7 @@ fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u3
         .collect();
     let mut by_doc: HashMap<u32, Vec<(u32, u32, u32)>> = HashMap::new();
     for (q, h) in per_chunk.into_iter().flatten() {
-        by_doc
-            .entry(h.window.doc)
-            .or_default()
-            .push((q, h.window.ordinal, h.distance));
+        by_doc.entry(h.window.doc).or_default().push((q, h.window.ordinal, h.distance));
     }
     by_doc
 }
@@ -240,10 +210,7 @@ struct Coverage<'a> {
 
 impl<'a> Coverage<'a> {
     fn new(tokens: &'a [Token]) -> Self {
-        Coverage {
-            tokens,
-            covered: vec![false; tokens.len()],
-        }
+        Coverage { tokens, covered: vec![false; tokens.len()] }
     }
     fn add(&mut self, start: usize, end: usize) {
         self.covered[start..end].iter_mut().for_each(|c| *c = true);
@@ -257,13 +224,8 @@ impl<'a> Coverage<'a> {
         if total == 0 {
             return 0.0;
         }
-        let covered: u64 = self
-            .tokens
-            .iter()
-            .zip(&self.covered)
-            .filter(|(_, c)| **c)
-            .map(|(t, _)| t.chars() as u64)
-            .sum();
+        let covered: u64 =
+            self.tokens.iter().zip(&self.covered).filter(|(_, c)| **c).map(|(t, _)| t.chars() as u64).sum();
         covered as f64 / total as f64
     }
 }

@@ -47,10 +47,7 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
     }
     let decoded = decode_text_bytes(bytes).map_err(|reason| Error::decode(path, reason))?;
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
-        return Err(Error::decode(
-            path,
-            "the file has no text (no letters, digits or Han characters)",
-        ));
+        return Err(Error::decode(path, "the file has no text (no letters, digits or Han characters)"));
     }
     Ok(decoded)
 }
@@ -74,24 +71,17 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // take() guards against a file that grows while we read it.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Error::decode(
-            path,
-            "the file grew over the size limit while being read",
-        ));
+        return Err(Error::decode(path, "the file grew over the size limit while being read"));
     }
     Ok(bytes)
 }
 
 /// The first non-empty line, trimmed and cut to 200 characters: a document's title.
 pub fn title_of(text: &str) -> String {
-    let line = text
-        .lines()
-        .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'))
-        .find(|l| !l.is_empty());
+    let line =
+        text.lines().map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')).find(|l| !l.is_empty());
     line.unwrap_or("").chars().take(200).collect()
 }
 
@@ -101,33 +91,21 @@ mod tests {
 
     #[test]
     fn empty_and_textless_files_are_errors_naming_the_file() {
-        let err = decode_bytes(Path::new("/x/empty.txt"), b"")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("/x/empty.txt") && err.contains("empty"),
-            "{err}"
-        );
-        let err = decode_bytes(Path::new("p.txt"), "，。！\n  \n".as_bytes())
-            .unwrap_err()
-            .to_string();
+        let err = decode_bytes(Path::new("/x/empty.txt"), b"").unwrap_err().to_string();
+        assert!(err.contains("/x/empty.txt") && err.contains("empty"), "{err}");
+        let err = decode_bytes(Path::new("p.txt"), "，。！\n  \n".as_bytes()).unwrap_err().to_string();
         assert!(err.contains("no text"), "{err}");
     }
 
     #[test]
     fn title_is_first_non_empty_line() {
-        assert_eq!(
-            title_of("\u{feff}\n\n  第一回 宴桃园豪杰三结义  \n正文"),
-            "第一回 宴桃园豪杰三结义"
-        );
+        assert_eq!(title_of("\u{feff}\n\n  第一回 宴桃园豪杰三结义  \n正文"), "第一回 宴桃园豪杰三结义");
         assert_eq!(title_of(""), "");
     }
 
     #[test]
     fn missing_file_is_an_io_error_naming_it() {
-        let err = decode_file(Path::new("/nonexistent/zhiwen.txt"))
-            .unwrap_err()
-            .to_string();
+        let err = decode_file(Path::new("/nonexistent/zhiwen.txt")).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/zhiwen.txt"), "{err}");
     }
 }

@@ -38,23 +38,13 @@ pub fn decode_text_bytes(bytes: &[u8]) -> Result<Decoded, String> {
                 encoding.name()
             ));
         }
-        warnings.push(format!(
-            "{bad} undecodable byte sequence(s) replaced by U+FFFD ({})",
-            encoding.name()
-        ));
+        warnings.push(format!("{bad} undecodable byte sequence(s) replaced by U+FFFD ({})", encoding.name()));
     }
-    let control = text
-        .chars()
-        .filter(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c'))
-        .count();
+    let control = text.chars().filter(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')).count();
     if control as f64 / total as f64 > MAX_CONTROL_SHARE {
         return Err("binary file (control characters), not text".into());
     }
-    Ok(Decoded {
-        text,
-        encoding: encoding.name(),
-        warnings,
-    })
+    Ok(Decoded { text, encoding: encoding.name(), warnings })
 }
 
 /// UTF-16 without a BOM shows as ASCII-range text with every other byte zero. Chinese
@@ -67,12 +57,7 @@ fn sniff_utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
     }
     let pairs = sample.len() / 2;
     let zero_even = sample.iter().step_by(2).filter(|&&b| b == 0).count();
-    let zero_odd = sample
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&b| b == 0)
-        .count();
+    let zero_odd = sample.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
     if zero_odd * 10 >= pairs * 7 && zero_even * 10 < pairs {
         Some(UTF_16LE)
     } else if zero_even * 10 >= pairs * 7 && zero_odd * 10 < pairs {
@@ -104,25 +89,15 @@ mod tests {
         for (enc, bom) in [(UTF_16LE, [0xff, 0xfe]), (UTF_16BE, [0xfe, 0xff])] {
             let mut bytes = bom.to_vec();
             for unit in SAMPLE.encode_utf16() {
-                let b = if enc == UTF_16LE {
-                    unit.to_le_bytes()
-                } else {
-                    unit.to_be_bytes()
-                };
+                let b = if enc == UTF_16LE { unit.to_le_bytes() } else { unit.to_be_bytes() };
                 bytes.extend_from_slice(&b);
             }
             let d = decode_text_bytes(&bytes).unwrap();
             assert_eq!(d.text, SAMPLE);
             assert_eq!(d.encoding, enc.name());
         }
-        let ascii: Vec<u8> = "Chapter One. It was a dark night."
-            .encode_utf16()
-            .flat_map(|u| u.to_le_bytes())
-            .collect();
-        assert_eq!(
-            decode_text_bytes(&ascii).unwrap().text,
-            "Chapter One. It was a dark night."
-        );
+        let ascii: Vec<u8> = "Chapter One. It was a dark night.".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(decode_text_bytes(&ascii).unwrap().text, "Chapter One. It was a dark night.");
     }
 
     #[test]
@@ -131,11 +106,7 @@ mod tests {
         let (gbk, _, _) = encoding_rs::GBK.encode(&long_simplified);
         let d = decode_text_bytes(&gbk).unwrap();
         assert_eq!(d.text, long_simplified);
-        assert!(
-            d.encoding == "GBK" || d.encoding == "gb18030",
-            "{}",
-            d.encoding
-        );
+        assert!(d.encoding == "GBK" || d.encoding == "gb18030", "{}", d.encoding);
 
         let long_traditional = TRAD.repeat(4);
         let (big5, _, _) = encoding_rs::BIG5.encode(&long_traditional);
@@ -148,9 +119,7 @@ mod tests {
     fn binary_is_refused_and_a_stray_bad_byte_is_a_warning() {
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10";
         assert!(decode_text_bytes(png).unwrap_err().contains("binary"));
-        let noise: Vec<u8> = (0..4000u32)
-            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 | 1)
-            .collect();
+        let noise: Vec<u8> = (0..4000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 | 1).collect();
         assert!(decode_text_bytes(&noise).is_err());
 
         let long = SAMPLE.repeat(20);

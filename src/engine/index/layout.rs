@@ -18,9 +18,7 @@ pub struct Permutation {
 impl Permutation {
     #[inline]
     pub fn apply(&self, fp: u64) -> u64 {
-        self.moves.iter().fold(0, |acc, &(src, width, dst)| {
-            acc | (((fp >> src) & mask(width)) << dst)
-        })
+        self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((fp >> src) & mask(width)) << dst))
     }
 
     #[inline]
@@ -29,27 +27,18 @@ impl Permutation {
     }
 
     pub fn invert(&self, permuted: u64) -> u64 {
-        self.moves.iter().fold(0, |acc, &(src, width, dst)| {
-            acc | (((permuted >> dst) & mask(width)) << src)
-        })
+        self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((permuted >> dst) & mask(width)) << src))
     }
 }
 
 #[inline]
 fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
+    if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }
 }
 
 /// The permutations for distance `k` with `blocks` blocks (`blocks` > `k`).
 pub fn permutations(k: u32, blocks: u32) -> Vec<Permutation> {
-    assert!(
-        blocks > k && blocks <= 64,
-        "need more blocks ({blocks}) than the distance ({k})"
-    );
+    assert!(blocks > k && blocks <= 64, "need more blocks ({blocks}) than the distance ({k})");
     // Blocks from the most significant end; the first 64 % blocks get one extra bit.
     let mut spans = Vec::new(); // (shift, width)
     let mut top = 64u32;
@@ -61,10 +50,7 @@ pub fn permutations(k: u32, blocks: u32) -> Vec<Permutation> {
     combinations(blocks as usize, (blocks - k) as usize)
         .into_iter()
         .map(|chosen| {
-            let order = chosen
-                .iter()
-                .copied()
-                .chain((0..blocks as usize).filter(|i| !chosen.contains(i)));
+            let order = chosen.iter().copied().chain((0..blocks as usize).filter(|i| !chosen.contains(i)));
             let mut dst_top = 64u32;
             let mut moves = Vec::new();
             for i in order {
@@ -104,17 +90,12 @@ mod tests {
     fn permutations_are_bijections_and_the_first_is_the_identity() {
         for (k, b) in [(0, 1), (3, 4), (3, 5), (3, 6), (5, 7), (8, 9)] {
             let perms = permutations(k, b);
-            assert_eq!(
-                perms.len(),
-                combinations(b as usize, (b - k) as usize).len()
-            );
+            assert_eq!(perms.len(), combinations(b as usize, (b - k) as usize).len());
             assert_eq!(perms[0].apply(0x0123_4567_89ab_cdef), 0x0123_4567_89ab_cdef);
             let mut x = 0x9e37_79b9_7f4a_7c15u64;
             for p in &perms {
                 for _ in 0..100 {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     assert_eq!(p.invert(p.apply(x)), x);
                     assert_eq!(p.apply(x).count_ones(), x.count_ones());
                 }

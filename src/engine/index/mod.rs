@@ -42,11 +42,7 @@ impl IndexBuilder {
     /// A builder for an index answering queries up to `max_distance` bits, laid out with
     /// `max_distance + 1` blocks (one table per block).
     pub fn new(max_distance: u32) -> IndexBuilder {
-        IndexBuilder {
-            max_distance,
-            blocks: max_distance + 1,
-            entries: Vec::new(),
-        }
+        IndexBuilder { max_distance, blocks: max_distance + 1, entries: Vec::new() }
     }
 
     /// Use `blocks` blocks instead (more tables, fewer candidates per query).
@@ -89,10 +85,7 @@ impl IndexBuilder {
         }
         // Key bits of every table, in the arrangement of each later table: a pair whose
         // difference misses one of them agrees on that earlier key.
-        let key_masks: Vec<u64> = perms
-            .iter()
-            .map(|p| p.invert(u64::MAX << (64 - p.key_bits)))
-            .collect();
+        let key_masks: Vec<u64> = perms.iter().map(|p| p.invert(u64::MAX << (64 - p.key_bits))).collect();
         let tables = perms
             .into_par_iter()
             .enumerate()
@@ -101,12 +94,7 @@ impl IndexBuilder {
                 Table::build(perm, earlier_keys, &fps)
             })
             .collect();
-        Index {
-            max_distance: self.max_distance,
-            blocks: self.blocks,
-            tables,
-            refs,
-        }
+        Index { max_distance: self.max_distance, blocks: self.blocks, tables, refs }
     }
 }
 
@@ -125,11 +113,7 @@ struct Table {
 
 impl Table {
     fn build(perm: Permutation, earlier_keys: Vec<u64>, fps: &[u64]) -> Table {
-        let mut pairs: Vec<(u64, u32)> = fps
-            .iter()
-            .enumerate()
-            .map(|(i, &fp)| (perm.apply(fp), i as u32))
-            .collect();
+        let mut pairs: Vec<(u64, u32)> = fps.iter().enumerate().map(|(i, &fp)| (perm.apply(fp), i as u32)).collect();
         pairs.sort_unstable();
         // About one entry per directory cell, never more bits than the key has.
         let want = (usize::BITS - pairs.len().leading_zeros()).clamp(4, 24);
@@ -142,14 +126,7 @@ impl Table {
             dir[i] += dir[i - 1];
         }
         let (keys, slots) = pairs.into_iter().unzip();
-        Table {
-            perm,
-            keys,
-            slots,
-            dir,
-            dir_bits,
-            earlier_keys,
-        }
+        Table { perm, keys, slots, dir, dir_bits, earlier_keys }
     }
 
     /// Entries whose key equals the key of `permuted`.
@@ -207,14 +184,9 @@ impl Index {
             for i in table.candidates(q) {
                 let diff = table.keys[i] ^ q;
                 // A neighbour that agrees on the key of an earlier table was reported there.
-                if diff.count_ones() <= distance
-                    && table.earlier_keys.iter().all(|&m| diff & m != 0)
-                {
+                if diff.count_ones() <= distance && table.earlier_keys.iter().all(|&m| diff & m != 0) {
                     let window = self.refs[table.slots[i] as usize];
-                    out.push(IndexHit {
-                        window,
-                        distance: diff.count_ones(),
-                    });
+                    out.push(IndexHit { window, distance: diff.count_ones() });
                 }
             }
         }
@@ -224,29 +196,21 @@ impl Index {
     pub fn entries(&self) -> impl Iterator<Item = (u64, WindowRef)> + '_ {
         // Table 0 uses the identity permutation (its blocks stay in place).
         let t = &self.tables[0];
-        t.keys
-            .iter()
-            .zip(&t.slots)
-            .map(|(&fp, &s)| (fp, self.refs[s as usize]))
+        t.keys.iter().zip(&t.slots).map(|(&fp, &s)| (fp, self.refs[s as usize]))
     }
 
     /// A builder with the same layout holding the entries of the documents `keep` accepts.
     pub fn to_builder(&self, keep: impl Fn(u32) -> bool) -> IndexBuilder {
         let mut b = IndexBuilder::new(self.max_distance).with_blocks(self.blocks);
         b.reserve(self.len());
-        self.entries()
-            .filter(|(_, r)| keep(r.doc))
-            .for_each(|(fp, r)| b.push(fp, r));
+        self.entries().filter(|(_, r)| keep(r.doc)).for_each(|(fp, r)| b.push(fp, r));
         b
     }
 
     /// Approximate heap bytes held.
     pub fn memory_bytes(&self) -> usize {
-        let tables: usize = self
-            .tables
-            .iter()
-            .map(|t| t.keys.capacity() * 8 + t.slots.capacity() * 4 + t.dir.capacity() * 4)
-            .sum();
+        let tables: usize =
+            self.tables.iter().map(|t| t.keys.capacity() * 8 + t.slots.capacity() * 4 + t.dir.capacity() * 4).sum();
         tables + self.refs.capacity() * std::mem::size_of::<WindowRef>()
     }
 }
@@ -254,11 +218,7 @@ impl Index {
 /// Every fingerprint in `fps` within `distance` of `query`: the reference the index is
 /// tested and benchmarked against.
 pub fn brute_force(fps: &[u64], query: u64, distance: u32) -> Vec<usize> {
-    fps.iter()
-        .enumerate()
-        .filter(|(_, fp)| (**fp ^ query).count_ones() <= distance)
-        .map(|(i, _)| i)
-        .collect()
+    fps.iter().enumerate().filter(|(_, fp)| (**fp ^ query).count_ones() <= distance).map(|(i, _)| i).collect()
 }
 
 #[cfg(test)]
@@ -270,14 +230,7 @@ mod tests {
     #[test]
     fn exact_against_brute_force_with_planted_neighbours() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for (k, blocks, n) in [
-            (0, 1, 500),
-            (3, 4, 5000),
-            (3, 5, 3000),
-            (3, 6, 2000),
-            (5, 6, 3000),
-            (6, 9, 1000),
-        ] {
+        for (k, blocks, n) in [(0, 1, 500), (3, 4, 5000), (3, 5, 3000), (3, 6, 2000), (5, 6, 3000), (6, 9, 1000)] {
             let mut fps: Vec<u64> = (0..n).map(|_| rng.u64(..)).collect();
             let queries: Vec<u64> = (0..200).map(|_| rng.u64(..)).collect();
             for &q in &queries {
@@ -299,13 +252,7 @@ mod tests {
             }
             let mut b = IndexBuilder::new(k).with_blocks(blocks);
             for (i, &fp) in fps.iter().enumerate() {
-                b.push(
-                    fp,
-                    WindowRef {
-                        doc: i as u32,
-                        ordinal: 0,
-                    },
-                );
+                b.push(fp, WindowRef { doc: i as u32, ordinal: 0 });
             }
             let index = b.build();
             assert_eq!(index.len(), fps.len());
@@ -316,11 +263,7 @@ mod tests {
                     index.query(q, dist, &mut out);
                     let mut got: Vec<usize> = out.iter().map(|h| h.window.doc as usize).collect();
                     got.sort_unstable();
-                    assert_eq!(
-                        got,
-                        brute_force(&fps, q, dist),
-                        "k={k} blocks={blocks} dist={dist}"
-                    );
+                    assert_eq!(got, brute_force(&fps, q, dist), "k={k} blocks={blocks} dist={dist}");
                     for h in &out {
                         assert_eq!(h.distance, (fps[h.window.doc as usize] ^ q).count_ones());
                     }
@@ -347,13 +290,7 @@ mod tests {
         let mut out = Vec::new();
         let fp = (4u64 << 32 | 7).wrapping_mul(0x9e3779b97f4a7c15);
         rebuilt.query(fp, 0, &mut out);
-        assert_eq!(
-            out,
-            vec![IndexHit {
-                window: WindowRef { doc: 4, ordinal: 7 },
-                distance: 0
-            }]
-        );
+        assert_eq!(out, vec![IndexHit { window: WindowRef { doc: 4, ordinal: 7 }, distance: 0 }]);
     }
 
     #[test]

@@ -12,32 +12,16 @@ impl Store {
     }
 
     /// An index builder holding the stored windows of the documents `keep` accepts.
-    pub fn index_builder(
-        &self,
-        max_distance: u32,
-        keep: impl Fn(u32) -> bool,
-    ) -> Result<IndexBuilder> {
+    pub fn index_builder(&self, max_distance: u32, keep: impl Fn(u32) -> bool) -> Result<IndexBuilder> {
         let mut b = IndexBuilder::new(max_distance);
-        let total: i64 =
-            self.conn
-                .query_row("SELECT COALESCE(SUM(windows), 0) FROM documents", [], |r| {
-                    r.get(0)
-                })?;
+        let total: i64 = self.conn.query_row("SELECT COALESCE(SUM(windows), 0) FROM documents", [], |r| r.get(0))?;
         b.reserve(total as usize);
-        let mut stmt = self
-            .conn
-            .prepare("SELECT doc_id, ordinal, fingerprint FROM windows")?;
+        let mut stmt = self.conn.prepare("SELECT doc_id, ordinal, fingerprint FROM windows")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let doc: u32 = r.get(0)?;
             if keep(doc) {
-                b.push(
-                    r.get::<_, i64>(2)? as u64,
-                    WindowRef {
-                        doc,
-                        ordinal: r.get(1)?,
-                    },
-                );
+                b.push(r.get::<_, i64>(2)? as u64, WindowRef { doc, ordinal: r.get(1)? });
             }
         }
         Ok(b)
@@ -45,9 +29,8 @@ impl Store {
 
     /// The stored windows of one document, by ordinal: (char_start, char_end).
     pub fn window_spans(&self, doc: u32) -> Result<Vec<(u32, u32)>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT char_start, char_end FROM windows WHERE doc_id = ?1 ORDER BY ordinal",
-        )?;
+        let mut stmt =
+            self.conn.prepare_cached("SELECT char_start, char_end FROM windows WHERE doc_id = ?1 ORDER BY ordinal")?;
         let rows = stmt.query_map([doc], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

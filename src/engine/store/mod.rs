@@ -77,14 +77,10 @@ impl Store {
         conn.busy_timeout(Duration::from_secs(30))?;
         conn.pragma_update(None, "foreign_keys", true)?;
         if path.is_some() {
-            let mode: String = conn
-                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-                .map_err(|e| store_error(&shown, e))?;
+            let mode: String =
+                conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(|e| store_error(&shown, e))?;
             if !mode.eq_ignore_ascii_case("wal") {
-                return Err(Error::Schema {
-                    path: shown,
-                    reason: format!("cannot use WAL journal mode ({mode})"),
-                });
+                return Err(Error::Schema { path: shown, reason: format!("cannot use WAL journal mode ({mode})") });
             }
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
@@ -135,45 +131,27 @@ impl Store {
 
     /// The id of the document imported from `path` (canonical, absolute), if any.
     pub fn id_of_path(&self, path: &str) -> Result<Option<u32>> {
-        Ok(self
-            .conn
-            .query_row("SELECT id FROM documents WHERE path = ?1", [path], |r| {
-                r.get(0)
-            })
-            .optional()?)
+        Ok(self.conn.query_row("SELECT id FROM documents WHERE path = ?1", [path], |r| r.get(0)).optional()?)
     }
 
     /// The extracted text of a document: what was fingerprinted and what offsets count in.
     pub fn text(&self, id: u32) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .optional()?)
+        Ok(self.conn.query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| r.get(0)).optional()?)
     }
 
     /// Path, title and text of one document.
     pub fn source_doc(&self, id: u32) -> Result<Option<crate::engine::check::SourceDoc>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT path, title, text FROM documents WHERE id = ?1")?;
+        let mut stmt = self.conn.prepare_cached("SELECT path, title, text FROM documents WHERE id = ?1")?;
         Ok(stmt
             .query_row([id], |r| {
-                Ok(crate::engine::check::SourceDoc {
-                    path: r.get(0)?,
-                    title: r.get(1)?,
-                    text: r.get(2)?,
-                })
+                Ok(crate::engine::check::SourceDoc { path: r.get(0)?, title: r.get(1)?, text: r.get(2)? })
             })
             .optional()?)
     }
 
     /// Path → (id, content hash, byte size) of every document, to skip unchanged files.
     pub fn known_files(&self) -> Result<std::collections::HashMap<String, (u32, String, u64)>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT path, id, content_hash, byte_size FROM documents")?;
+        let mut stmt = self.conn.prepare("SELECT path, id, content_hash, byte_size FROM documents")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -202,26 +180,15 @@ impl Store {
         )?;
         let disk_bytes = self.path.as_ref().map_or(0, |p| {
             let wal = PathBuf::from(format!("{}-wal", p.display()));
-            [p.as_path(), wal.as_path()]
-                .iter()
-                .filter_map(|f| std::fs::metadata(f).ok())
-                .map(|m| m.len())
-                .sum()
+            [p.as_path(), wal.as_path()].iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum()
         });
-        Ok(StoreStats {
-            documents,
-            chars,
-            windows,
-            disk_bytes,
-        })
+        Ok(StoreStats { documents, chars, windows, disk_bytes })
     }
 
     /// A change counter that moves when another connection commits (`PRAGMA
     /// data_version`): the GUI polls it to pick up imports made by the CLI.
     pub fn data_version(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+        Ok(self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
     /// SQLite's integrity check plus our own: window counts agree with the documents.
@@ -229,29 +196,19 @@ impl Store {
         let mut problems: Vec<String> = {
             let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
             let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()?
-                .into_iter()
-                .filter(|s| s != "ok")
-                .collect()
+            rows.collect::<rusqlite::Result<Vec<_>>>()?.into_iter().filter(|s| s != "ok").collect()
         };
         let mut stmt = self.conn.prepare(
             "SELECT d.id, d.path, d.windows, (SELECT COUNT(*) FROM windows w WHERE w.doc_id = d.id)
              FROM documents d",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, u64>(2)?,
-                r.get::<_, u64>(3)?,
-            ))
+            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, u64>(2)?, r.get::<_, u64>(3)?))
         })?;
         for row in rows {
             let (id, path, want, have) = row?;
             if want != have {
-                problems.push(format!(
-                    "document {id} ({path}) should have {want} windows, has {have}"
-                ));
+                problems.push(format!("document {id} ({path}) should have {want} windows, has {have}"));
             }
         }
         let orphans: u64 = self.conn.query_row(
@@ -267,33 +224,19 @@ impl Store {
 }
 
 fn store_error(path: &Path, e: rusqlite::Error) -> Error {
-    Error::Schema {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    }
+    Error::Schema { path: path.to_path_buf(), reason: e.to_string() }
 }
 
 fn read_params(conn: &Connection) -> Result<Option<FingerprintParams>> {
-    let json: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = 'fingerprint_params'",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
-    json.map(|j| {
-        serde_json::from_str(&j)
-            .map_err(|e| Error::Parameter(format!("stored parameters unreadable: {e}")))
-    })
-    .transpose()
+    let json: Option<String> =
+        conn.query_row("SELECT value FROM meta WHERE key = 'fingerprint_params'", [], |r| r.get(0)).optional()?;
+    json.map(|j| serde_json::from_str(&j).map_err(|e| Error::Parameter(format!("stored parameters unreadable: {e}"))))
+        .transpose()
 }
 
 fn write_params(conn: &Connection, p: &FingerprintParams) -> Result<()> {
     let json = serde_json::to_string(p).expect("params serialize");
-    conn.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('fingerprint_params', ?1)",
-        params![json],
-    )?;
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('fingerprint_params', ?1)", params![json])?;
     Ok(())
 }
 

@@ -49,17 +49,12 @@ pub fn migrate(conn: &Connection, path: &Path) -> Result<()> {
         });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        conn.execute_batch(&format!(
-            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
-            i + 1
-        ))
-        .map_err(|e| {
-            let _ = conn.execute_batch("ROLLBACK");
-            Error::Schema {
-                path: path.to_path_buf(),
-                reason: format!("cannot create or upgrade the schema: {e}"),
-            }
-        })?;
+        conn.execute_batch(&format!("BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;", i + 1)).map_err(
+            |e| {
+                let _ = conn.execute_batch("ROLLBACK");
+                Error::Schema { path: path.to_path_buf(), reason: format!("cannot create or upgrade the schema: {e}") }
+            },
+        )?;
     }
     Ok(())
 }

@@ -26,16 +26,8 @@ fn doc(path: &str, text: &str, fps: &[u64]) -> NewDocument {
 #[test]
 fn write_list_replace_remove() {
     let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
-    let out = s
-        .write_batch(&[
-            doc("/a.txt", "第一回\n甲", &[1, 2, u64::MAX]),
-            doc("/b.txt", "乙", &[3]),
-        ])
-        .unwrap();
-    assert_eq!(
-        out.iter().map(|o| o.replaced).collect::<Vec<_>>(),
-        [None, None]
-    );
+    let out = s.write_batch(&[doc("/a.txt", "第一回\n甲", &[1, 2, u64::MAX]), doc("/b.txt", "乙", &[3])]).unwrap();
+    assert_eq!(out.iter().map(|o| o.replaced).collect::<Vec<_>>(), [None, None]);
     let docs = s.documents().unwrap();
     assert_eq!(docs.len(), 2);
     assert_eq!(docs[0].title, "第一回");
@@ -62,8 +54,7 @@ fn write_list_replace_remove() {
 #[test]
 fn high_bit_fingerprints_round_trip() {
     let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
-    s.write_batch(&[doc("/a.txt", "甲", &[u64::MAX, 1 << 63])])
-        .unwrap();
+    s.write_batch(&[doc("/a.txt", "甲", &[u64::MAX, 1 << 63])]).unwrap();
     let mut got: Vec<u64> = s.load_index(3).unwrap().entries().map(|e| e.0).collect();
     got.sort();
     assert_eq!(got, [1 << 63, u64::MAX]);
@@ -73,11 +64,7 @@ fn high_bit_fingerprints_round_trip() {
 fn file_store_keeps_params_and_refuses_newer_schema() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sub/corpus.sqlite");
-    let custom = FingerprintParams {
-        window: 40,
-        step: 10,
-        ngram: 2,
-    };
+    let custom = FingerprintParams { window: 40, step: 10, ngram: 2 };
     {
         let mut s = Store::open(&path, custom).unwrap();
         s.write_batch(&[doc("/a.txt", "甲乙", &[5])]).unwrap();
@@ -95,11 +82,7 @@ fn file_store_keeps_params_and_refuses_newer_schema() {
     assert!(err.contains("newer Zhiwen"), "{err}");
     // Untouched: still version 99.
     let conn = Connection::open(&path).unwrap();
-    assert_eq!(
-        conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
-            .unwrap(),
-        99
-    );
+    assert_eq!(conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)).unwrap(), 99);
 }
 
 #[test]

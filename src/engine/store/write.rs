@@ -36,9 +36,7 @@ impl Store {
     /// Writes a batch in one transaction: either all of it is in the store, or none.
     /// A document at a path already stored replaces the old one.
     pub fn write_batch(&mut self, docs: &[NewDocument]) -> Result<Vec<WriteOutcome>> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let tx = self.conn.transaction()?;
         let mut out = Vec::with_capacity(docs.len());
         {
@@ -71,13 +69,7 @@ impl Store {
                 ])?;
                 let id = u32::try_from(tx.last_insert_rowid()).expect("document ids fit in u32");
                 for w in &d.windows {
-                    ins_window.execute(params![
-                        id,
-                        w.ordinal,
-                        w.char_start,
-                        w.char_end,
-                        w.fingerprint as i64
-                    ])?;
+                    ins_window.execute(params![id, w.ordinal, w.char_start, w.char_end, w.fingerprint as i64])?;
                 }
                 out.push(WriteOutcome { id, replaced });
             }
