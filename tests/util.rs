@@ -39,11 +39,6 @@ pub fn chars(text: &str, start: u64, end: u64) -> String {
     text.chars().skip(start as usize).take((end - start) as usize).collect()
 }
 
-/// Pinyin-initial tokens of a text, via the engine, as comparable symbols.
-pub fn syms(text: &str) -> Vec<u64> {
-    zhiwen::engine::normalize::tokenize(text).iter().map(|t| t.sym).collect()
-}
-
 pub fn read_text(path: &Path) -> String {
     zhiwen::engine::decode::decode_file(path).unwrap().text
 }

@@ -132,6 +132,9 @@ pub fn prepare_document(canonical: String, bytes: &[u8], params: &FingerprintPar
     })
 }
 
+/// A newly written document's id and its window fingerprints, by ordinal.
+pub(crate) type NewWindows = (u32, Vec<u64>);
+
 enum Prepared {
     New(NewDocument),
     Unchanged(PathBuf),
@@ -146,7 +149,7 @@ pub(crate) fn import_into(
     opts: &ImportOptions,
     progress: ProgressFn,
     cancel: &Cancel,
-) -> Result<(ImportReport, Vec<(u32, Vec<u64>)>)> {
+) -> Result<(ImportReport, Vec<NewWindows>)> {
     let mut report = ImportReport::default();
     let send = |stage, done, total, bytes_done, bytes_total, current: Option<PathBuf>| {
         progress(&Progress { stage, files_done: done, files_total: total, bytes_done, bytes_total, current })
@@ -188,10 +191,11 @@ pub(crate) fn import_into(
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let canonical = canonical_path(path)?;
                     let bytes = decode::read_limited(path)?;
-                    if let Some((_, hash, size)) = known.get(&canonical) {
-                        if *size == bytes.len() as u64 && *hash == content_hash(&bytes) {
-                            return Ok(Prepared::Unchanged(path.clone()));
-                        }
+                    if let Some((_, hash, size)) = known.get(&canonical)
+                        && *size == bytes.len() as u64
+                        && *hash == content_hash(&bytes)
+                    {
+                        return Ok(Prepared::Unchanged(path.clone()));
                     }
                     prepare_document(canonical, &bytes, &params).map(Prepared::New)
                 }));

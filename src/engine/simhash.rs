@@ -15,7 +15,7 @@ use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The features of a token stream: for each token, the hash of the shortest run of
-/// tokens from it that reaches `ngram` units (3 initials, or 2 words), and that run's
+/// tokens from it that reaches `ngram` units (3 initials, or 1 word), and that run's
 /// end. A stream too short for one full feature gives one feature of all its tokens.
 pub fn features(tokens: &[Token], ngram: usize) -> (Vec<u64>, Vec<usize>) {
     let spans = crate::engine::window::query_spans(tokens, ngram);
@@ -147,7 +147,7 @@ mod tests {
         let fp = |text: &str| {
             let t = tokenize(text);
             let (f, e) = features(&t, 3);
-            window_fingerprints(&f, &e, &[0..t.len()])[0]
+            window_fingerprints(&f, &e, std::slice::from_ref(&(0..t.len())))[0]
         };
         let changed: String = TEXT.chars().enumerate().map(|(i, c)| if i == 20 { '甲' } else { c }).collect();
         let other = "宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
@@ -163,6 +163,6 @@ mod tests {
         assert_eq!((f.len(), e), (1, vec![2]));
         assert_eq!(query_fingerprints(&t, &FingerprintParams::default()).1.len(), 1);
         let t = tokenize("one two three four");
-        assert_eq!(features(&t, 3).1, vec![2, 3, 4], "two words reach three units");
+        assert_eq!(features(&t, 3).1, vec![1, 2, 3, 4], "one word is three units");
     }
 }

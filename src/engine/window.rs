@@ -1,7 +1,7 @@
 //! Sliding windows over a token stream.
 //!
 //! Lengths are measured in units ([`Token::units`]): a window is the shortest run of
-//! tokens from its start that reaches `window` units (24 initials, or 12 English words).
+//! tokens from its start that reaches `window` units (24 initials, or 8 English words).
 //! Stored documents get a window starting at the first token of every `step` units, plus
 //! the last full window, so the tail is covered. Suspects get a window at every token
 //! ([`query_spans`]): whatever was inserted or deleted before a copied passage, every
@@ -49,10 +49,10 @@ pub fn stored_spans(tokens: &[Token], window: usize, step: usize) -> Vec<Range<u
         }
         offset += tokens[i].units();
     }
-    if let Some(last) = query.last() {
-        if out.last() != Some(last) {
-            out.push(last.clone());
-        }
+    if let Some(last) = query.last()
+        && out.last() != Some(last)
+    {
+        out.push(last.clone());
     }
     out
 }
@@ -87,12 +87,12 @@ mod tests {
     }
 
     #[test]
-    fn words_weigh_two_units_and_stored_windows_are_query_windows() {
+    fn words_weigh_three_units_and_stored_windows_are_query_windows() {
         let text = "The vector space model is an algebraic model for representing text documents as vectors \
                     of identifiers such as index terms. 它用于信息过滤、信息检索、索引以及相关性排序。";
         let tokens = tokenize(text);
         let query = query_spans(&tokens, 24);
-        assert_eq!(query[0], 0..12, "12 words make 24 units");
+        assert_eq!(query[0], 0..8, "8 words make 24 units");
         for sp in stored_spans(&tokens, 24, 6) {
             assert_eq!(query[sp.start], sp);
         }

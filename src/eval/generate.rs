@@ -197,9 +197,12 @@ pub fn char_slice(text: &str, r: Range<usize>) -> String {
     text.chars().skip(r.start).take(r.len()).collect()
 }
 
+/// A piece of a generated suspect: unrelated text, or (source path, source text, copied range).
+pub type Part = Result<String, (String, String, Range<usize>)>;
+
 /// Builds a suspect from parts: `Ok(text)` pieces are unrelated text, `Err((path, text,
 /// range))` pieces are copied, and their ground truth is recorded.
-pub fn assemble(parts: Vec<Result<String, (String, String, Range<usize>)>>) -> (String, Vec<TruthPassage>) {
+pub fn assemble(parts: Vec<Part>) -> (String, Vec<TruthPassage>) {
     let mut out = String::new();
     let mut n = 0usize;
     let mut truth = Vec::new();

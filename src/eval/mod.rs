@@ -227,10 +227,10 @@ const KINDS: &[Kind] = &[
 fn host_text(texts: &Texts, rng: &mut fastrand::Rng) -> String {
     for _ in 0..10 {
         if !texts.news.is_empty() {
-            if let Some((_, t)) = read(&texts.news[rng.usize(..texts.news.len())]) {
-                if t.chars().count() > 400 {
-                    return t;
-                }
+            if let Some((_, t)) = read(&texts.news[rng.usize(..texts.news.len())])
+                && t.chars().count() > 400
+            {
+                return t;
             }
         } else if !texts.held_out.is_empty() {
             return texts.held_out[rng.usize(..texts.held_out.len())].1.clone();

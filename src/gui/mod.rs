@@ -14,8 +14,8 @@ struct Placeholder {
 }
 
 impl eframe::App for Placeholder {
-    fn update(&mut self, ctx: &eframe::egui::Context, _frame: &mut eframe::Frame) {
-        eframe::egui::CentralPanel::default().show(ctx, |ui| {
+    fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
+        eframe::egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("Zhiwen");
             ui.label("The desktop app is not built yet. Use the command line: zhiwen import, zhiwen check.");
             ui.label(format!("Store: {}", self.db.display()));
