@@ -5,3 +5,4 @@ mod util;
 
 mod check;
 mod cli;
+mod eval;

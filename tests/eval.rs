@@ -1,0 +1,54 @@
+//! The evaluation harness on a miniature data layout made from the fixtures.
+
+use crate::util::*;
+use std::path::Path;
+use zhiwen::eval::{EvalOptions, run};
+use zhiwen::{CheckOptions, FingerprintParams};
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(from, to).unwrap();
+}
+
+#[test]
+fn harness_scores_generated_cases_and_real_pairs() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    for (fixture, dest) in [
+        ("sanguoyanyi_000.txt", "zh-classics/sanguoyanyi/000.txt"),
+        ("sanguoyanyi_001.txt", "zh-classics/sanguoyanyi/001.txt"),
+        ("sanguoyanyi_002.txt", "zh-classics/sanguoyanyi/002.txt"),
+        ("xiyouji_000.txt", "zh-classics/xiyouji/000.txt"),
+        ("hongloumeng_000.txt", "zh-classics/hongloumeng/000.txt"),
+    ] {
+        copy(&corpus_dir().join(fixture), &d.join(dest));
+    }
+    copy(&suspect("unrelated_rulinwaishi_003.txt"), &d.join("zh-classics/rulinwaishi/003.txt"));
+    copy(&suspect("sequel_xu_sanguoyanyi_000.txt"), &d.join("zh-classics-derivative/xu_sanguoyanyi/000.txt"));
+    copy(&suspect("traditional_sanguoyanyi_001.txt"), &d.join("zh-classics-traditional/sanguoyanyi_pg23950/001.txt"));
+
+    let opts = EvalOptions {
+        data: d.to_path_buf(),
+        cases: 3,
+        seed: 7,
+        params: FingerprintParams::default(),
+        check: CheckOptions::default(),
+        real: true,
+    };
+    let (report, cases) = run(&opts, &|_| {}).unwrap();
+    assert_eq!(report.corpus_documents, 5, "one chapter held out");
+    let kind = |name: &str| report.kinds.iter().find(|k| k.kind == name).unwrap_or_else(|| panic!("no kind {name}"));
+    for name in ["reformat", "ads", "homophones-15%", "traditional", "typos-2%", "gb18030", "combined", "excerpt"] {
+        assert_eq!(kind(name).cases, 3, "{name}");
+        assert_eq!(kind(name).doc_recall, 1.0, "{name}: {:?}", cases.iter().filter(|c| c.kind == name).collect::<Vec<_>>().len());
+    }
+    let excerpt = kind("excerpt").pan.unwrap();
+    assert!(excerpt.recall > 0.9 && excerpt.precision > 0.9, "{excerpt:?}");
+    for name in ["hard-negative-sequels", "hard-negative-same-novel"] {
+        assert!(kind(name).cases > 0, "{name}");
+        assert_eq!(kind(name).false_sources, 0, "{name}");
+    }
+    assert!(report.real[0].summary.starts_with("1/1 chapters find their twin first"), "{}", report.real[0].summary);
+    let table = zhiwen::eval::render(&report);
+    assert!(table.contains("| excerpt | 3 | 1.000 |"), "{table}");
+}
