@@ -40,7 +40,12 @@ fn harness_scores_generated_cases_and_real_pairs() {
     let kind = |name: &str| report.kinds.iter().find(|k| k.kind == name).unwrap_or_else(|| panic!("no kind {name}"));
     for name in ["reformat", "ads", "homophones-15%", "traditional", "typos-2%", "gb18030", "combined", "excerpt"] {
         assert_eq!(kind(name).cases, 3, "{name}");
-        assert_eq!(kind(name).doc_recall, 1.0, "{name}: {:?}", cases.iter().filter(|c| c.kind == name).collect::<Vec<_>>().len());
+        assert_eq!(
+            kind(name).doc_recall,
+            1.0,
+            "{name}: {:?}",
+            cases.iter().filter(|c| c.kind == name).collect::<Vec<_>>().len()
+        );
     }
     let excerpt = kind("excerpt").pan.unwrap();
     assert!(excerpt.recall > 0.9 && excerpt.precision > 0.9, "{excerpt:?}");
