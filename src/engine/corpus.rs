@@ -137,38 +137,142 @@ impl Corpus {
 
     /// Checks a text. `path` is only carried into the report.
     pub fn check_text(&self, path: &str, text: &str, opts: &CheckOptions) -> Result<SuspectReport> {
-        if opts.max_distance > self.index.max_distance() {
-            return Err(Error::Parameter(format!(
-                "maximum distance {} is above the index's {}; call ensure_distance first",
-                opts.max_distance,
-                self.index.max_distance()
-            )));
-        }
-        check::check_text(&self.index, &self.store, &self.params(), opts, path, text)
+        check_text_with(&self.index, &self.store, path, text, opts)
     }
 
     /// Reads, decodes and checks a file. A file that cannot be read gives a report with
     /// `error` set, never an `Err`: a batch of suspects goes on past a bad one.
     pub fn check_file(&self, path: &Path, opts: &CheckOptions) -> Result<SuspectReport> {
-        let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
-        let decoded = match std::panic::catch_unwind(|| decode::decode_file(path)) {
-            Ok(Ok(d)) => d,
-            Ok(Err(e)) => return Ok(SuspectReport::failed(shown, e.to_string())),
-            Err(_) => {
-                return Ok(SuspectReport::failed(shown, format!("{}: internal error while reading", path.display())));
-            }
-        };
-        self.check_text(&shown, &decoded.text, opts)
+        Ok(check_file_with(&self.index, &self.store, path, opts)?.report)
     }
 
     /// The extracted text of a stored document.
     pub fn text(&self, id: u32) -> Result<Option<String>> {
         self.store.text(id)
     }
+
+    /// A handle for checking on another thread: the current index snapshot and a second
+    /// connection to the store file. Imports made later are not seen by it.
+    pub fn checker(&self) -> Result<Checker> {
+        let path = self.store.path().ok_or_else(|| Error::Parameter("an in-memory store has no second connection".into()))?;
+        Ok(Checker { index: self.index.clone(), store: Store::open(path, self.params())? })
+    }
+
+    /// Re-fingerprints every stored document with `params` (from the stored texts) in one
+    /// transaction, then rebuilds the index. A cancel leaves the store as it was.
+    pub fn refingerprint(&mut self, params: FingerprintParams, progress: ProgressFn, cancel: &Cancel) -> Result<()> {
+        self.store.refingerprint(params, progress, cancel)?;
+        self.index = Arc::new(self.store.load_index(self.index.max_distance())?);
+        self.data_version = self.store.data_version()?;
+        Ok(())
+    }
+}
+
+/// A checked file: the report and, when it could be read, the extracted text.
+pub struct Checked {
+    pub report: SuspectReport,
+    pub text: Option<String>,
+}
+
+/// Checking from a background thread (see [`Corpus::checker`]).
+pub struct Checker {
+    index: Arc<Index>,
+    store: Store,
+}
+
+impl Checker {
+    pub fn check_text(&self, path: &str, text: &str, opts: &CheckOptions) -> Result<SuspectReport> {
+        check_text_with(&self.index, &self.store, path, text, opts)
+    }
+
+    pub fn check_file(&self, path: &Path, opts: &CheckOptions) -> Result<Checked> {
+        check_file_with(&self.index, &self.store, path, opts)
+    }
+
+    pub fn text(&self, id: u32) -> Result<Option<String>> {
+        self.store.text(id)
+    }
+}
+
+fn check_text_with(index: &Index, store: &Store, path: &str, text: &str, opts: &CheckOptions) -> Result<SuspectReport> {
+    if opts.max_distance > index.max_distance() {
+        return Err(Error::Parameter(format!(
+            "maximum distance {} is above the index's {}; call ensure_distance first",
+            opts.max_distance,
+            index.max_distance()
+        )));
+    }
+    check::check_text(index, store, &store.params(), opts, path, text)
+}
+
+fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOptions) -> Result<Checked> {
+    let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
+    let decoded = match std::panic::catch_unwind(|| decode::decode_file(path)) {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => return Ok(Checked { report: SuspectReport::failed(shown, e.to_string()), text: None }),
+        Err(_) => {
+            let error = format!("{}: internal error while reading", path.display());
+            return Ok(Checked { report: SuspectReport::failed(shown, error), text: None });
+        }
+    };
+    let report = check_text_with(index, store, &shown, &decoded.text, opts)?;
+    Ok(Checked { report, text: Some(decoded.text) })
 }
 
 impl Sources for Store {
     fn source(&self, id: u32) -> Result<Option<SourceDoc>> {
         self.source_doc(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHAPTER: &str = "话说天下大势，分久必合，合久必分。周末七国分争，并入于秦。及秦灭之后，楚、汉分争，又并入于汉。\
+        汉朝自高祖斩白蛇而起义，一统天下，后来光武中兴，传至献帝，遂分为三国。推其致乱之由，殆始于桓、灵二帝。";
+
+    fn corpus_with_chapter(dir: &Path) -> Corpus {
+        let work = dir.join("work.txt");
+        std::fs::write(&work, CHAPTER).unwrap();
+        let mut c = Corpus::open(&dir.join("c.sqlite")).unwrap();
+        c.import(&[work], &ImportOptions::default(), &|_| {}, &Cancel::new()).unwrap();
+        c
+    }
+
+    #[test]
+    fn a_checker_on_another_thread_sees_the_snapshot() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = corpus_with_chapter(dir.path());
+        let checker = corpus.checker().unwrap();
+        let found = std::thread::spawn(move || checker.check_text("s", CHAPTER, &CheckOptions::default()).unwrap())
+            .join()
+            .unwrap();
+        assert_eq!(found.sources.len(), 1);
+        assert!(Corpus::open_in_memory().unwrap().checker().is_err());
+    }
+
+    #[test]
+    fn refingerprint_changes_the_windows_and_cancel_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut corpus = corpus_with_chapter(dir.path());
+        let before = corpus.store().stats().unwrap().windows;
+        let finer = FingerprintParams { window: 20, step: 2, ngram: 3 };
+        let cancel = Cancel::new();
+        cancel.cancel();
+        assert!(matches!(corpus.refingerprint(finer, &|_| {}, &cancel), Err(Error::Cancelled)));
+        assert_eq!(corpus.store().stats().unwrap().windows, before);
+        assert_eq!(corpus.params(), FingerprintParams::default());
+
+        corpus.refingerprint(finer, &|_| {}, &Cancel::new()).unwrap();
+        assert_eq!(corpus.params(), finer);
+        assert!(corpus.store().stats().unwrap().windows > before * 2);
+        assert_eq!(corpus.index().len() as u64, corpus.store().stats().unwrap().windows);
+        assert!(corpus.store().verify().unwrap().is_empty());
+        let r = corpus.check_text("s", CHAPTER, &CheckOptions::default()).unwrap();
+        assert!(r.similarity > 0.95, "{}", r.similarity);
+        // Reopened, the store keeps the new parameters.
+        drop(corpus);
+        assert_eq!(Corpus::open(&dir.path().join("c.sqlite")).unwrap().params(), finer);
     }
 }

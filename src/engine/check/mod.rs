@@ -12,6 +12,7 @@
 //! - `source_coverage` = share of the source's counted characters inside them.
 
 pub mod chain;
+pub mod diff;
 
 use crate::Result;
 use crate::engine::index::{Index, IndexHit};

@@ -78,3 +78,62 @@ impl Store {
         Ok(out)
     }
 }
+
+impl Store {
+    /// Replaces every document's windows with windows made with `params` from its stored
+    /// text, and records `params`; all in one transaction, so a cancel or crash leaves the
+    /// store as it was.
+    pub fn refingerprint(
+        &mut self,
+        params: crate::FingerprintParams,
+        progress: crate::engine::progress::ProgressFn,
+        cancel: &crate::Cancel,
+    ) -> Result<()> {
+        use rayon::prelude::*;
+        params.validate()?;
+        let ids: Vec<u32> = {
+            let mut stmt = self.conn.prepare("SELECT id FROM documents ORDER BY id")?;
+            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM windows", [])?;
+        {
+            let mut text_of = tx.prepare("SELECT text FROM documents WHERE id = ?1")?;
+            let mut set_count = tx.prepare("UPDATE documents SET windows = ?2 WHERE id = ?1")?;
+            let mut ins = tx.prepare(
+                "INSERT INTO windows (doc_id, ordinal, char_start, char_end, fingerprint) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (n, chunk) in ids.chunks(64).enumerate() {
+                if cancel.is_cancelled() {
+                    return Err(crate::Error::Cancelled); // the transaction rolls back on drop
+                }
+                let texts: Vec<(u32, String)> =
+                    chunk.iter().map(|&id| Ok((id, text_of.query_row([id], |r| r.get(0))?))).collect::<Result<_>>()?;
+                let windows: Vec<(u32, Vec<StoredWindow>)> = texts
+                    .par_iter()
+                    .map(|(id, text)| {
+                        (*id, crate::engine::simhash::stored_windows(&crate::engine::normalize::tokenize(text), &params))
+                    })
+                    .collect();
+                for (id, ws) in &windows {
+                    set_count.execute(params![id, ws.len() as u64])?;
+                    for w in ws {
+                        ins.execute(params![id, w.ordinal, w.char_start, w.char_end, w.fingerprint as i64])?;
+                    }
+                }
+                progress(&crate::Progress {
+                    stage: crate::Stage::Indexing,
+                    files_done: (n * 64 + chunk.len()).min(ids.len()),
+                    files_total: ids.len(),
+                    bytes_done: 0,
+                    bytes_total: 0,
+                    current: None,
+                });
+            }
+        }
+        super::write_params(&tx, &params)?;
+        tx.commit()?;
+        self.params = params;
+        Ok(())
+    }
+}
