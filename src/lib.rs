@@ -25,6 +25,7 @@
 pub mod engine;
 mod error;
 pub mod eval;
+pub mod report;
 
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -2,53 +2,7 @@
 
 use serde::Serialize;
 use zhiwen::engine::store::DocumentInfo;
-use zhiwen::{CheckOptions, FingerprintParams, ImportReport, SuspectReport};
-
-/// Version of the JSON contract; bump on incompatible changes.
-pub const JSON_VERSION: &str = "0.1.0";
-
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    version: &'static str,
-    settings: Settings,
-    corpus: CorpusJson,
-    suspects: &'a [SuspectReport],
-}
-
-#[derive(Serialize)]
-struct Settings {
-    window: usize,
-    step: usize,
-    max_distance: u32,
-    min_passage_chars: usize,
-}
-
-#[derive(Serialize)]
-struct CorpusJson {
-    documents: u64,
-    windows: u64,
-}
-
-pub fn check_json(
-    params: &FingerprintParams,
-    opts: &CheckOptions,
-    documents: u64,
-    windows: u64,
-    suspects: &[SuspectReport],
-) -> String {
-    let doc = CheckJson {
-        version: JSON_VERSION,
-        settings: Settings {
-            window: params.window,
-            step: params.step,
-            max_distance: opts.max_distance,
-            min_passage_chars: opts.min_passage_chars,
-        },
-        corpus: CorpusJson { documents, windows },
-        suspects,
-    };
-    serde_json::to_string_pretty(&doc).expect("report serializes")
-}
+use zhiwen::{ImportReport, SuspectReport};
 
 pub fn check_table(r: &SuspectReport) -> String {
     let mut out = String::new();

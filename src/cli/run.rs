@@ -155,7 +155,8 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Resu
     }
     if json {
         let stats = corpus.store().stats()?;
-        println!("{}", render::check_json(&corpus.params(), &opts, stats.documents, stats.windows, &reports));
+        let size = zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows };
+        println!("{}", zhiwen::report::json(&corpus.params(), &opts, size, &reports));
     }
     let failed = reports.iter().any(|r| r.error.is_some());
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })

@@ -1,24 +1,67 @@
-//! The desktop app (feature `gui`). Placeholder until the GUI issue lands: a window that
-//! says what the app will be and points to the CLI.
+//! The desktop app (feature `gui`): a thin layer over the engine's `Corpus`.
+//!
+//! Layout after egui's demo app and rerun: [`app::ZhiwenApp`] holds persisted
+//! [`settings::Settings`] next to runtime state, `ui()` draws the panels (one file each
+//! under `panels/`), panels push [`app::Action`]s that are applied at the end of the
+//! frame, and all engine work runs in the background ([`jobs`]) and is polled each frame.
 
+pub mod app;
+pub mod i18n;
+pub mod jobs;
+mod panels;
+pub mod settings;
+mod text_view;
+
+pub use app::{Action, ZhiwenApp};
+
+use eframe::egui;
 use std::path::PathBuf;
 
+/// The shipped CJK font: a subset of Noto Sans CJK SC (GB2312 and the common Big5
+/// characters, SIL OFL, see assets/fonts/OFL.txt). Characters outside it fall back to
+/// system fonts (eframe's `system_fonts`, through fontconfig).
+pub const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-Zhiwen-Subset.otf");
+pub const ICON_PNG: &[u8] = include_bytes!("../../assets/icons/zhiwen.png");
+
+/// Adds the CJK font after egui's own fonts, for both families.
+pub fn install_fonts(ctx: &egui::Context) {
+    ctx.add_font(egui::epaint::text::FontInsert::new(
+        "noto-sans-sc-subset",
+        egui::FontData::from_static(CJK_FONT),
+        vec![
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Proportional,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Monospace,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+        ],
+    ));
+}
+
+/// Opens the window on the store at `db` (the settings' store location wins if set).
 pub fn run(db: PathBuf) -> anyhow::Result<()> {
-    let options = eframe::NativeOptions::default();
-    eframe::run_native("Zhiwen 指纹", options, Box::new(move |_cc| Ok(Box::new(Placeholder { db }))))
-        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
-}
-
-struct Placeholder {
-    db: PathBuf,
-}
-
-impl eframe::App for Placeholder {
-    fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
-        eframe::egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("Zhiwen");
-            ui.label("The desktop app is not built yet. Use the command line: zhiwen import, zhiwen check.");
-            ui.label(format!("Store: {}", self.db.display()));
-        });
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Zhiwen 指纹")
+        .with_inner_size([1280.0, 800.0])
+        .with_min_inner_size([720.0, 480.0])
+        .with_drag_and_drop(true);
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
+        viewport = viewport.with_icon(icon);
     }
+    let options = eframe::NativeOptions { viewport, ..Default::default() };
+    eframe::run_native(
+        "zhiwen",
+        options,
+        Box::new(move |cc| {
+            install_fonts(&cc.egui_ctx);
+            let settings: settings::Settings =
+                cc.storage.and_then(|s| eframe::get_value(s, settings::STORAGE_KEY)).unwrap_or_default();
+            let db = settings.store.clone().unwrap_or(db);
+            Ok(Box::new(ZhiwenApp::new(&cc.egui_ctx, db, settings)))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
 }

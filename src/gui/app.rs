@@ -1,0 +1,354 @@
+//! The app's state and frame loop.
+
+use super::i18n::Tr;
+use super::jobs::{CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, Worker, native_dialog};
+use super::panels;
+use super::settings::{STORAGE_KEY, Settings, Theme};
+use super::text_view::TextPane;
+use crate::engine::check::diff::{PassageDiff, passage_diff};
+use crate::{Cancel, ImportReport, Progress, Stage};
+use eframe::egui;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What panels ask for; applied once per frame, after drawing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    OpenDialog(Dialog),
+    Import(Vec<PathBuf>),
+    Check(Vec<PathBuf>),
+    Remove(Vec<u32>),
+    CancelJob,
+    DismissImport,
+    SelectResult(usize),
+    SelectSource(usize),
+    SelectPassage(usize),
+    NextPassage,
+    PreviousPassage,
+    CloseViewer,
+    ExportTo(PathBuf),
+    ToggleSettings,
+    ApplyFingerprint(crate::FingerprintParams),
+    /// Reopen the app on another store.
+    SetStore(PathBuf),
+    SetTab(Tab),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Corpus,
+    Checks,
+}
+
+/// A running or finished import (or re-fingerprinting), for the import dialog.
+pub struct ImportJob {
+    pub started: Instant,
+    pub cancel: Cancel,
+    pub progress: Option<Progress>,
+    pub report: Option<ImportReport>,
+}
+
+/// One checked suspect in the results list.
+pub struct CheckResult {
+    pub outcome: CheckOutcome,
+}
+
+/// The side-by-side viewer of one result and one of its sources.
+pub struct Viewer {
+    pub result: usize,
+    pub source: usize,
+    pub passage: usize,
+    pub left: TextPane,
+    pub right: TextPane,
+    pub diffs: Vec<PassageDiff>,
+    /// Characters to bring into view on each side on the next frame.
+    pub scroll_to: Option<(usize, usize)>,
+    /// Where the right pane should follow the left one (linked scrolling).
+    pub follow: Option<usize>,
+}
+
+pub struct ZhiwenApp {
+    pub settings: Settings,
+    pub db: PathBuf,
+    pub worker: Worker,
+    pub dialogs: Arc<DialogOpener>,
+    pub corpus: CorpusSnapshot,
+    pub tab: Tab,
+    pub search: String,
+    pub sort: (panels::corpus::SortBy, bool),
+    pub selected_docs: HashSet<u32>,
+    pub import: Option<ImportJob>,
+    pub results: Vec<CheckResult>,
+    pub checks_running: usize,
+    pub viewer: Option<Viewer>,
+    pub show_settings: bool,
+    /// Settings being edited in the settings window.
+    pub draft: Settings,
+    pub messages: Vec<String>,
+    pub actions: Vec<Action>,
+}
+
+impl ZhiwenApp {
+    pub fn new(ctx: &egui::Context, db: PathBuf, settings: Settings) -> ZhiwenApp {
+        apply_theme(ctx, settings.theme);
+        ZhiwenApp {
+            worker: Worker::start(db.clone(), ctx.clone()),
+            db,
+            dialogs: Arc::new(Box::new(native_dialog)),
+            corpus: CorpusSnapshot::default(),
+            tab: Tab::Corpus,
+            search: String::new(),
+            sort: (panels::corpus::SortBy::Imported, false),
+            selected_docs: HashSet::new(),
+            import: None,
+            results: Vec::new(),
+            checks_running: 0,
+            viewer: None,
+            show_settings: false,
+            draft: settings.clone(),
+            settings,
+            messages: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    pub fn tr(&self) -> &'static Tr {
+        self.settings.lang.tr()
+    }
+
+    /// True while an import or re-fingerprinting runs.
+    pub fn busy(&self) -> bool {
+        self.import.as_ref().is_some_and(|j| j.report.is_none() && j.progress.as_ref().is_none_or(|p| p.stage != Stage::Done))
+    }
+
+    fn handle_events(&mut self) {
+        for event in self.worker.drain() {
+            match event {
+                Event::Corpus(snapshot) => {
+                    self.selected_docs.retain(|id| snapshot.docs.iter().any(|d| d.id == *id));
+                    self.corpus = snapshot;
+                    // A re-fingerprint finishes with a new snapshot and no import report.
+                    if let Some(job) = &mut self.import
+                        && job.progress.as_ref().is_some_and(|p| p.stage == Stage::Indexing && p.files_total > 0)
+                        && job.report.is_none()
+                    {
+                        job.report = Some(ImportReport::default());
+                    }
+                }
+                Event::Progress(p) => {
+                    if let Some(job) = &mut self.import {
+                        job.progress = Some(p);
+                    }
+                }
+                Event::ImportDone(report) => {
+                    if let Some(job) = &mut self.import {
+                        job.report = Some(report);
+                    }
+                }
+                Event::Checked(outcome) => {
+                    self.results.push(CheckResult { outcome: *outcome });
+                    if self.viewer.is_none() && self.results.len() == 1 {
+                        self.actions.push(Action::SelectResult(0));
+                    }
+                }
+                Event::CheckBatchDone => self.checks_running = self.checks_running.saturating_sub(1),
+                Event::Picked(dialog, paths) if !paths.is_empty() => match dialog {
+                    Dialog::ImportFiles | Dialog::ImportFolder => self.actions.push(Action::Import(paths)),
+                    Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
+                    Dialog::SaveReport => self.actions.push(Action::ExportTo(paths[0].clone())),
+                },
+                Event::Picked(..) => {}
+                Event::Failed(message) => self.messages.push(message),
+            }
+        }
+    }
+
+    /// Applies one action. Public so tests can drive what a dialog would.
+    pub fn apply(&mut self, ctx: &egui::Context, action: Action) {
+        match action {
+            Action::OpenDialog(d) => self.worker.open_dialog(d, self.dialogs.clone()),
+            Action::Import(paths) => {
+                let cancel = Cancel::new();
+                self.import = Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
+                self.worker.import(paths, cancel);
+            }
+            Action::Check(paths) => {
+                self.tab = Tab::Checks;
+                self.checks_running += 1;
+                self.worker.check(paths, self.settings.check.clone());
+            }
+            Action::Remove(ids) => self.worker.remove(ids),
+            Action::CancelJob => {
+                if let Some(job) = &self.import {
+                    job.cancel.cancel();
+                }
+            }
+            Action::DismissImport => self.import = None,
+            Action::SelectResult(i) => self.open_viewer(i, 0),
+            Action::SelectSource(s) => {
+                if let Some(v) = &self.viewer {
+                    self.open_viewer(v.result, s);
+                }
+            }
+            Action::SelectPassage(p) => self.select_passage(p),
+            Action::NextPassage | Action::PreviousPassage => {
+                if let Some(v) = &self.viewer {
+                    let n = self.passage_count();
+                    if n > 0 {
+                        let p = if action == Action::NextPassage { (v.passage + 1) % n } else { (v.passage + n - 1) % n };
+                        self.select_passage(p);
+                    }
+                }
+            }
+            Action::CloseViewer => self.viewer = None,
+            Action::ExportTo(path) => self.export(&path),
+            Action::ToggleSettings => {
+                self.show_settings = !self.show_settings;
+                self.draft = self.settings.clone();
+                self.draft.fingerprint = self.corpus.params;
+            }
+            Action::ApplyFingerprint(params) => {
+                let cancel = Cancel::new();
+                self.import = Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
+                self.worker.refingerprint(params, cancel);
+            }
+            Action::SetStore(path) => {
+                self.worker = Worker::start(path.clone(), ctx.clone());
+                self.db = path;
+                self.corpus = CorpusSnapshot::default();
+                self.selected_docs.clear();
+            }
+            Action::SetTab(t) => self.tab = t,
+        }
+        ctx.request_repaint();
+    }
+
+    fn passage_count(&self) -> usize {
+        self.viewer.as_ref().map_or(0, |v| {
+            self.results[v.result].outcome.report.sources.get(v.source).map_or(0, |s| s.passages.len())
+        })
+    }
+
+    fn open_viewer(&mut self, result: usize, source: usize) {
+        let Some(r) = self.results.get(result) else { return };
+        let o = &r.outcome;
+        let text = o.text.clone().unwrap_or_default();
+        let (right, diffs) = match o.report.sources.get(source) {
+            Some(s) => {
+                let src = o.sources.iter().find(|(id, _)| *id == s.id).map_or("", |(_, t)| t.as_str());
+                let left_chars: Vec<char> = text.chars().collect();
+                let right_chars: Vec<char> = src.chars().collect();
+                let diffs = s.passages.iter().map(|p| passage_diff(&left_chars, &right_chars, p)).collect();
+                (TextPane::new(src), diffs)
+            }
+            None => (TextPane::new(""), Vec::new()),
+        };
+        self.viewer =
+            Some(Viewer { result, source, passage: 0, left: TextPane::new(&text), right, diffs, scroll_to: None, follow: None });
+        self.select_passage(0);
+    }
+
+    fn select_passage(&mut self, p: usize) {
+        let Some(v) = &mut self.viewer else { return };
+        let Some(s) = self.results[v.result].outcome.report.sources.get(v.source) else { return };
+        if let Some(passage) = s.passages.get(p) {
+            v.passage = p;
+            v.scroll_to = Some((passage.suspect_start, passage.source_start));
+        }
+    }
+
+    /// Writes the report of the result in the viewer (or the latest one) as JSON.
+    fn export(&mut self, path: &std::path::Path) {
+        let Some(i) = self.viewer.as_ref().map(|v| v.result).or(self.results.len().checked_sub(1)) else { return };
+        let report = &self.results[i].outcome.report;
+        let size = crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
+        let json = crate::report::json(&self.corpus.params, &self.settings.check, size, std::slice::from_ref(report));
+        match std::fs::write(path, json) {
+            Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
+            Err(e) => self.messages.push(format!("{}: {e}", path.display())),
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let cmd = |k| KeyboardShortcut::new(Modifiers::COMMAND, k);
+        let typing = ctx.egui_wants_keyboard_input();
+        ctx.input_mut(|i| {
+            if i.consume_shortcut(&cmd(Key::O)) {
+                self.actions.push(Action::OpenDialog(Dialog::CheckFiles));
+            }
+            if i.consume_shortcut(&cmd(Key::I)) {
+                self.actions.push(Action::OpenDialog(Dialog::ImportFolder));
+            }
+            if i.consume_shortcut(&cmd(Key::E)) {
+                self.actions.push(Action::OpenDialog(Dialog::SaveReport));
+            }
+            if i.consume_shortcut(&cmd(Key::W)) {
+                self.actions.push(Action::CloseViewer);
+            }
+            if i.consume_shortcut(&cmd(Key::Comma)) {
+                self.actions.push(Action::ToggleSettings);
+            }
+            if i.consume_key(Modifiers::NONE, Key::F3) || (!typing && i.consume_key(Modifiers::NONE, Key::N)) {
+                self.actions.push(Action::NextPassage);
+            }
+            if i.consume_key(Modifiers::SHIFT, Key::F3) || (!typing && i.consume_key(Modifiers::NONE, Key::P)) {
+                self.actions.push(Action::PreviousPassage);
+            }
+        });
+    }
+
+    fn drops(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+        if !dropped.is_empty() {
+            self.actions.push(Action::Check(dropped));
+        }
+    }
+}
+
+pub fn apply_theme(ctx: &egui::Context, theme: Theme) {
+    ctx.set_theme(match theme {
+        Theme::Light => egui::Theme::Light,
+        Theme::Dark => egui::Theme::Dark,
+    });
+}
+
+impl eframe::App for ZhiwenApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.handle_events();
+        self.shortcuts(&ctx);
+        self.drops(&ctx);
+        let title = if let Some(v) = &self.viewer {
+            let path = &self.results[v.result].outcome.report.path;
+            let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+            format!("{name} — Zhiwen 指纹")
+        } else {
+            "Zhiwen 指纹".to_string()
+        };
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+
+        panels::top_bar::show(self, ui);
+        panels::status_bar::show(self, ui);
+        match self.tab {
+            Tab::Corpus => panels::corpus::show(self, ui),
+            Tab::Checks => panels::checks::show(self, ui),
+        }
+        panels::import_dialog::show(self, &ctx);
+        panels::settings_window::show(self, &ctx);
+        panels::drop_zone::show(self, &ctx);
+
+        for action in std::mem::take(&mut self.actions) {
+            self.apply(&ctx, action);
+        }
+        if self.busy() || self.checks_running > 0 {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, STORAGE_KEY, &self.settings);
+    }
+}

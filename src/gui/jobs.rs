@@ -1,0 +1,241 @@
+//! Background work. One engine thread owns the [`Corpus`] and runs imports, removals and
+//! re-fingerprinting one at a time; checks run on their own threads with a [`Checker`]
+//! (an index snapshot and a second SQLite connection), so a check never waits for an
+//! import. Everything reports back through one channel of [`Event`]s, and every send
+//! wakes the UI (`Context::request_repaint`), which drains the channel each frame and
+//! never blocks.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+use crate::engine::corpus::Checker;
+use crate::engine::import::collect_files;
+use crate::engine::store::{DocumentInfo, StoreStats};
+use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
+
+/// What the UI knows of the corpus: replaced whole after every change.
+#[derive(Clone, Default)]
+pub struct CorpusSnapshot {
+    pub docs: Arc<Vec<DocumentInfo>>,
+    pub stats: StoreStats,
+    pub params: FingerprintParams,
+}
+
+/// One checked suspect with the texts the viewer shows.
+pub struct CheckOutcome {
+    pub report: SuspectReport,
+    pub text: Option<String>,
+    /// Extracted text of each reported source, by document id.
+    pub sources: Vec<(u32, String)>,
+}
+
+pub enum Event {
+    Corpus(CorpusSnapshot),
+    Progress(Progress),
+    ImportDone(ImportReport),
+    Checked(Box<CheckOutcome>),
+    CheckBatchDone,
+    /// A file dialog closed: what it was for, and the chosen paths (empty if cancelled).
+    Picked(Dialog, Vec<PathBuf>),
+    Failed(String),
+}
+
+/// The native dialogs the app opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    ImportFiles,
+    ImportFolder,
+    CheckFiles,
+    SaveReport,
+}
+
+/// Opens dialogs. The default shows native dialogs (rfd) on a thread of their own; tests
+/// put a stub in its place that answers at once.
+pub type DialogOpener = Box<dyn Fn(Dialog) -> Option<Vec<PathBuf>> + Send + Sync>;
+
+pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
+    let d = rfd::FileDialog::new();
+    match dialog {
+        Dialog::ImportFiles => d.add_filter("Text", &["txt", "text", "md", "markdown"]).pick_files(),
+        Dialog::ImportFolder => d.pick_folders(),
+        Dialog::CheckFiles => d.pick_files(),
+        Dialog::SaveReport => d.add_filter("JSON", &["json"]).set_file_name("zhiwen-report.json").save_file().map(|p| vec![p]),
+    }
+}
+
+enum Command {
+    Import(Vec<PathBuf>, Cancel),
+    Remove(Vec<u32>),
+    Refingerprint(FingerprintParams, Cancel),
+    Check(Vec<PathBuf>, CheckOptions),
+}
+
+/// The UI's handle on the engine thread.
+pub struct Worker {
+    commands: Sender<Command>,
+    events: Receiver<Event>,
+    sender: Sender<Event>,
+    ctx: egui::Context,
+}
+
+use eframe::egui;
+
+impl Worker {
+    /// Starts the engine thread on the store at `db`. Opening errors arrive as events.
+    pub fn start(db: PathBuf, ctx: egui::Context) -> Worker {
+        let (commands, command_rx) = channel();
+        let (sender, events) = channel();
+        let tx = sender.clone();
+        let wake = ctx.clone();
+        std::thread::Builder::new()
+            .name("zhiwen-engine".into())
+            .spawn(move || engine_thread(db, command_rx, Emit { tx, ctx: wake }))
+            .expect("spawn engine thread");
+        Worker { commands, events, sender, ctx }
+    }
+
+    pub fn import(&self, paths: Vec<PathBuf>, cancel: Cancel) {
+        let _ = self.commands.send(Command::Import(paths, cancel));
+    }
+    pub fn remove(&self, ids: Vec<u32>) {
+        let _ = self.commands.send(Command::Remove(ids));
+    }
+    pub fn refingerprint(&self, params: FingerprintParams, cancel: Cancel) {
+        let _ = self.commands.send(Command::Refingerprint(params, cancel));
+    }
+    pub fn check(&self, paths: Vec<PathBuf>, opts: CheckOptions) {
+        let _ = self.commands.send(Command::Check(paths, opts));
+    }
+
+    /// Events that arrived since the last call.
+    pub fn drain(&self) -> Vec<Event> {
+        self.events.try_iter().collect()
+    }
+
+    /// Opens a dialog with `opener` on a thread of its own (a native dialog blocks until
+    /// closed); the chosen paths arrive as `Event::Picked`.
+    pub fn open_dialog(&self, dialog: Dialog, opener: std::sync::Arc<DialogOpener>) {
+        let emit = Emit { tx: self.sender.clone(), ctx: self.ctx.clone() };
+        std::thread::spawn(move || emit.send(Event::Picked(dialog, opener(dialog).unwrap_or_default())));
+    }
+}
+
+#[derive(Clone)]
+struct Emit {
+    tx: Sender<Event>,
+    ctx: egui::Context,
+}
+
+impl Emit {
+    fn send(&self, e: Event) {
+        let _ = self.tx.send(e);
+        self.ctx.request_repaint();
+    }
+}
+
+fn snapshot(corpus: &Corpus) -> crate::Result<CorpusSnapshot> {
+    Ok(CorpusSnapshot {
+        docs: Arc::new(corpus.store().documents()?),
+        stats: corpus.store().stats()?,
+        params: corpus.params(),
+    })
+}
+
+fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
+    let mut corpus = match Corpus::open(&db) {
+        Ok(c) => c,
+        Err(e) => {
+            emit.send(Event::Failed(format!("{}: {e}", db.display())));
+            return;
+        }
+    };
+    let publish = |corpus: &Corpus| match snapshot(corpus) {
+        Ok(s) => emit.send(Event::Corpus(s)),
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    };
+    publish(&corpus);
+    loop {
+        // Between commands, look for imports made by another process (the CLI).
+        let command = match commands.recv_timeout(Duration::from_secs(2)) {
+            Ok(c) => c,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if corpus.reload_if_changed().unwrap_or(false) {
+                    publish(&corpus);
+                }
+                continue;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        match command {
+            Command::Import(paths, cancel) => {
+                let progress = |p: &Progress| emit.send(Event::Progress(p.clone()));
+                match corpus.import(&paths, &ImportOptions::default(), &progress, &cancel) {
+                    Ok(report) => emit.send(Event::ImportDone(report)),
+                    Err(e) => emit.send(Event::Failed(e.to_string())),
+                }
+                publish(&corpus);
+            }
+            Command::Remove(ids) => {
+                if let Err(e) = corpus.remove(&ids) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish(&corpus);
+            }
+            Command::Refingerprint(params, cancel) => {
+                let progress = |p: &Progress| emit.send(Event::Progress(p.clone()));
+                match corpus.refingerprint(params, &progress, &cancel) {
+                    Ok(()) | Err(crate::Error::Cancelled) => {}
+                    Err(e) => emit.send(Event::Failed(e.to_string())),
+                }
+                publish(&corpus);
+            }
+            Command::Check(paths, opts) => {
+                if let Err(e) = corpus.ensure_distance(opts.max_distance) {
+                    emit.send(Event::Failed(e.to_string()));
+                    emit.send(Event::CheckBatchDone);
+                    continue;
+                }
+                match corpus.checker() {
+                    Ok(checker) => {
+                        let emit = emit.clone();
+                        std::thread::spawn(move || check_batch(checker, paths, opts, emit));
+                    }
+                    Err(e) => {
+                        emit.send(Event::Failed(e.to_string()));
+                        emit.send(Event::CheckBatchDone);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn check_batch(checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: Emit) {
+    let mut walk = ImportReport::default();
+    let files = collect_files(&paths, &mut walk);
+    for (path, reason) in walk.failed {
+        let report = SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display()));
+        emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
+    }
+    for file in files {
+        let outcome = match checker.check_file(&file, &opts) {
+            Ok(checked) => {
+                let sources = checked
+                    .report
+                    .sources
+                    .iter()
+                    .filter_map(|s| Some((s.id, checker.text(s.id).ok()??)))
+                    .collect();
+                CheckOutcome { report: checked.report, text: checked.text, sources }
+            }
+            Err(e) => CheckOutcome {
+                report: SuspectReport::failed(file.display().to_string(), e.to_string()),
+                text: None,
+                sources: Vec::new(),
+            },
+        };
+        emit.send(Event::Checked(Box::new(outcome)));
+    }
+    emit.send(Event::CheckBatchDone);
+}

@@ -1,0 +1,133 @@
+//! The corpus view: every stored document in a sortable, searchable table that lays out
+//! only the visible rows (100,000 documents scroll smoothly), with removal and totals.
+
+use super::thousands;
+use crate::gui::app::{Action, ZhiwenApp};
+use eframe::egui;
+use egui_extras::{Column, TableBuilder};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    Title,
+    Path,
+    Chars,
+    Windows,
+    Imported,
+}
+
+pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
+    let tr = app.tr();
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut app.search).hint_text(tr.search).desired_width(320.0));
+            let n = app.selected_docs.len();
+            if ui.add_enabled(n > 0, egui::Button::new(format!("{} ({n})", tr.remove_selected))).clicked() {
+                app.actions.push(Action::Remove(app.selected_docs.iter().copied().collect()));
+                app.selected_docs.clear();
+            }
+        });
+        ui.separator();
+        if app.corpus.docs.is_empty() {
+            ui.add_space(40.0);
+            ui.vertical_centered(|ui| ui.label(egui::RichText::new(tr.empty_corpus).size(16.0)));
+            return;
+        }
+        let needle = app.search.to_lowercase();
+        let docs = app.corpus.docs.clone();
+        let mut rows: Vec<usize> = (0..docs.len())
+            .filter(|&i| {
+                needle.is_empty() || docs[i].title.to_lowercase().contains(&needle) || docs[i].path.to_lowercase().contains(&needle)
+            })
+            .collect();
+        let (by, ascending) = app.sort;
+        rows.sort_by(|&a, &b| {
+            let (a, b) = (&docs[a], &docs[b]);
+            let o = match by {
+                SortBy::Title => a.title.cmp(&b.title),
+                SortBy::Path => a.path.cmp(&b.path),
+                SortBy::Chars => a.chars.cmp(&b.chars),
+                SortBy::Windows => a.windows.cmp(&b.windows),
+                SortBy::Imported => a.imported_at.cmp(&b.imported_at).then(a.id.cmp(&b.id)),
+            };
+            if ascending { o } else { o.reverse() }
+        });
+        let header = |ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, col: SortBy| {
+            let arrow = if app.sort.0 == col { if app.sort.1 { " ▲" } else { " ▼" } } else { "" };
+            if ui.button(egui::RichText::new(format!("{label}{arrow}")).strong()).clicked() {
+                app.sort = (col, if app.sort.0 == col { !app.sort.1 } else { true });
+            }
+        };
+        TableBuilder::new(ui)
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .column(Column::initial(320.0).at_least(120.0).clip(true))
+            .column(Column::remainder().at_least(160.0).clip(true))
+            .column(Column::initial(90.0))
+            .column(Column::initial(80.0))
+            .column(Column::initial(150.0))
+            .header(24.0, |mut h| {
+                h.col(|ui| header(ui, app, tr.title, SortBy::Title));
+                h.col(|ui| header(ui, app, tr.path, SortBy::Path));
+                h.col(|ui| header(ui, app, tr.characters, SortBy::Chars));
+                h.col(|ui| header(ui, app, tr.windows, SortBy::Windows));
+                h.col(|ui| header(ui, app, tr.imported, SortBy::Imported));
+            })
+            .body(|body| {
+                body.rows(22.0, rows.len(), |mut row| {
+                    let d = &docs[rows[row.index()]];
+                    row.set_selected(app.selected_docs.contains(&d.id));
+                    row.col(|ui| {
+                        ui.label(&d.title);
+                    });
+                    row.col(|ui| {
+                        ui.label(egui::RichText::new(&d.path).weak());
+                    });
+                    row.col(|ui| {
+                        ui.label(thousands(d.chars));
+                    });
+                    row.col(|ui| {
+                        ui.label(thousands(d.windows));
+                    });
+                    row.col(|ui| {
+                        ui.label(format_time(d.imported_at));
+                    });
+                    if row.response().clicked() {
+                        let ctrl = row.response().ctx.input(|i| i.modifiers.command);
+                        if !ctrl {
+                            app.selected_docs.clear();
+                        }
+                        if !app.selected_docs.remove(&d.id) || !ctrl {
+                            app.selected_docs.insert(d.id);
+                        }
+                    }
+                });
+            });
+    });
+}
+
+/// Unix seconds as "2026-11-21 21:30" (UTC).
+fn format_time(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn format_time_is_utc_calendar() {
+        assert_eq!(super::format_time(0), "1970-01-01 00:00");
+        assert_eq!(super::format_time(1_795_296_600), "2026-11-21 21:30");
+    }
+}

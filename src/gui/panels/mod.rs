@@ -1,0 +1,42 @@
+//! One file per panel or window. Each draws from `ZhiwenApp` and pushes `Action`s.
+
+pub mod checks;
+pub mod corpus;
+pub mod drop_zone;
+pub mod import_dialog;
+pub mod settings_window;
+pub mod status_bar;
+pub mod top_bar;
+mod viewer;
+
+/// Bytes as "12.3 MB".
+pub fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.0} kB", b / 1e3)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// Thousands separated: 1,234,567.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The file name of a path, for compact lists.
+pub fn file_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}

@@ -1,0 +1,63 @@
+//! Settings: detection parameters (with defaults and a reset), store location, language,
+//! theme. Check settings apply at once; window and step re-fingerprint the corpus.
+
+use crate::gui::app::{Action, ZhiwenApp};
+use crate::gui::settings::Settings;
+use crate::{CheckOptions, FingerprintParams};
+use eframe::egui;
+
+pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
+    if !app.show_settings {
+        return;
+    }
+    let tr = app.tr();
+    let mut open = true;
+    let mut apply = false;
+    egui::Window::new(tr.settings).open(&mut open).resizable(false).show(ctx, |ui| {
+        let d = &mut app.draft;
+        egui::Grid::new("settings_grid").num_columns(2).spacing([16.0, 8.0]).show(ui, |ui| {
+            ui.label(tr.window_size);
+            ui.add(egui::DragValue::new(&mut d.fingerprint.window).range(4..=1024));
+            ui.end_row();
+            ui.label(tr.step);
+            ui.add(egui::DragValue::new(&mut d.fingerprint.step).range(1..=d.fingerprint.window));
+            ui.end_row();
+            ui.label(tr.max_distance);
+            ui.add(egui::DragValue::new(&mut d.check.max_distance).range(0..=crate::engine::params::MAX_DISTANCE_LIMIT));
+            ui.end_row();
+            ui.label(tr.min_passage);
+            ui.add(egui::DragValue::new(&mut d.check.min_passage_chars).range(0..=100_000));
+            ui.end_row();
+            ui.label(tr.store_location);
+            let mut store = d.store.as_ref().map_or_else(|| app.db.display().to_string(), |p| p.display().to_string());
+            if ui.add(egui::TextEdit::singleline(&mut store).desired_width(360.0)).changed() {
+                d.store = Some(store.into());
+            }
+            ui.end_row();
+        });
+        ui.label(egui::RichText::new(tr.refingerprint_note).weak().small());
+        ui.horizontal(|ui| {
+            if ui.button(tr.reset_defaults).clicked() {
+                let keep = Settings { lang: d.lang, theme: d.theme, store: d.store.clone(), ..Settings::default() };
+                *d = Settings { check: CheckOptions::default(), fingerprint: FingerprintParams::default(), ..keep };
+            }
+            if ui.button(tr.apply).clicked() {
+                apply = true;
+            }
+        });
+    });
+    if apply {
+        let draft = app.draft.clone();
+        if draft.fingerprint != app.corpus.params && draft.fingerprint.validate().is_ok() {
+            app.actions.push(Action::ApplyFingerprint(draft.fingerprint));
+        }
+        if let Some(store) = draft.store.as_ref().filter(|s| **s != app.db) {
+            app.actions.push(Action::SetStore(store.clone()));
+        }
+        app.settings = Settings { lang: app.settings.lang, theme: app.settings.theme, ..draft };
+        app.show_settings = false;
+    }
+    if !open {
+        app.show_settings = false;
+    }
+}

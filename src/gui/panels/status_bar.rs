@@ -1,0 +1,40 @@
+//! Totals of the corpus, the store location, background work and messages.
+
+use super::{human_bytes, thousands};
+use crate::gui::app::ZhiwenApp;
+use eframe::egui;
+
+pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
+    let tr = app.tr();
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let s = app.corpus.stats;
+            ui.label(format!(
+                "{} {}  ·  {} {}  ·  {} {}  ·  {} {}",
+                thousands(s.documents),
+                tr.documents,
+                thousands(s.chars),
+                tr.characters,
+                thousands(s.windows),
+                tr.windows,
+                human_bytes(s.disk_bytes),
+                tr.store_size
+            ));
+            ui.separator();
+            ui.label(egui::RichText::new(app.db.display().to_string()).weak());
+            if app.checks_running > 0 {
+                ui.separator();
+                ui.spinner();
+                ui.label(tr.checking);
+            }
+            if let Some(last) = app.messages.last().cloned() {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.small_button("✕").clicked() {
+                        app.messages.clear();
+                    }
+                    ui.label(last);
+                });
+            }
+        });
+    });
+}

@@ -1,0 +1,144 @@
+//! The side-by-side viewer: suspect left, selected source right, every passage in its own
+//! colour on both sides, the characters that differ inside a passage marked, a passage
+//! list, next/previous (N/P, F3/Shift+F3), and the right side following the left one at
+//! matched passages.
+
+use super::file_name;
+use crate::engine::check::diff::MarkKind;
+use crate::gui::app::{Action, ZhiwenApp};
+use crate::gui::text_view::Span;
+use eframe::egui::{self, Color32};
+
+const PALETTE: [(u8, u8, u8); 8] =
+    [(255, 196, 0), (0, 170, 255), (110, 210, 90), (255, 110, 160), (170, 120, 255), (0, 200, 180), (255, 140, 60), (150, 150, 255)];
+const SUBSTITUTION: Color32 = Color32::from_rgb(230, 120, 0);
+const EDIT: Color32 = Color32::from_rgba_premultiplied(200, 30, 30, 200);
+
+fn passage_color(i: usize, selected: bool) -> Color32 {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    Color32::from_rgba_unmultiplied(r, g, b, if selected { 150 } else { 60 })
+}
+
+pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
+    let tr = app.tr();
+    let Some(v) = &mut app.viewer else {
+        ui.centered_and_justified(|ui| ui.label(egui::RichText::new(tr.drop_hint).size(18.0).weak()));
+        return;
+    };
+    let report = &app.results[v.result].outcome.report;
+    let mut actions = Vec::new();
+
+    // Header: suspect, source switcher, navigation.
+    ui.horizontal_wrapped(|ui| {
+        ui.heading(file_name(&report.path));
+        if let Some(e) = &report.error {
+            ui.colored_label(ui.visuals().error_fg_color, format!("{}: {e}", tr.error));
+            return;
+        }
+        ui.label(format!("{} {:.1}%", tr.similarity, report.similarity * 100.0));
+        ui.separator();
+        if report.sources.is_empty() {
+            ui.label(tr.no_source);
+            return;
+        }
+        ui.label(tr.source);
+        let current = &report.sources[v.source];
+        egui::ComboBox::from_id_salt("source")
+            .width(320.0)
+            .selected_text(format!("{}  ({:.1}%)", current.title, current.similarity * 100.0))
+            .show_ui(ui, |ui| {
+                for (i, s) in report.sources.iter().enumerate() {
+                    let label = format!("{}  {:.1}%  {} {}", s.title, s.similarity * 100.0, s.passages.len(), tr.passages);
+                    if ui.selectable_label(i == v.source, label).clicked() {
+                        actions.push(Action::SelectSource(i));
+                    }
+                }
+            });
+        ui.label(format!("{} {:.1}%", tr.coverage, current.source_coverage * 100.0));
+        ui.separator();
+        if ui.button(tr.previous_match).on_hover_text("P / Shift+F3").clicked() {
+            actions.push(Action::PreviousPassage);
+        }
+        ui.label(format!("{} / {}", v.passage + 1, current.passages.len()));
+        if ui.button(tr.next_match).on_hover_text("N / F3").clicked() {
+            actions.push(Action::NextPassage);
+        }
+        ui.checkbox(&mut app.settings.link_scrolling, tr.link_scrolling);
+    });
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("▁▁").color(SUBSTITUTION).strong());
+        ui.label(egui::RichText::new(tr.legend_substitution).small());
+        ui.label(egui::RichText::new("  ").background_color(EDIT));
+        ui.label(egui::RichText::new(tr.legend_edit).small());
+    });
+    ui.separator();
+    let Some(source) = report.sources.get(v.source) else {
+        app.actions.extend(actions);
+        return;
+    };
+
+    // Passage list.
+    egui::Panel::left("passages").resizable(true).default_size(230.0).show(ui, |ui| {
+        ui.strong(tr.passages);
+        egui::ScrollArea::vertical().id_salt("passage_list").show(ui, |ui| {
+            for (i, p) in source.passages.iter().enumerate() {
+                let text = format!(
+                    "#{}  {}–{} ↔ {}–{}\n{} {} · {} {}",
+                    i + 1,
+                    p.suspect_start,
+                    p.suspect_end,
+                    p.source_start,
+                    p.source_end,
+                    p.suspect_end - p.suspect_start,
+                    tr.length,
+                    tr.distance,
+                    p.distance
+                );
+                let label = egui::RichText::new(text).background_color(passage_color(i, false));
+                if ui.selectable_label(i == v.passage, label).clicked() {
+                    actions.push(Action::SelectPassage(i));
+                }
+            }
+        });
+    });
+
+    // The two texts.
+    let mut left_spans = Vec::new();
+    let mut right_spans = Vec::new();
+    for (i, p) in source.passages.iter().enumerate() {
+        let selected = i == v.passage;
+        left_spans.push(Span { range: p.suspect_start..p.suspect_end, background: passage_color(i, selected), underline: None });
+        right_spans.push(Span { range: p.source_start..p.source_end, background: passage_color(i, selected), underline: None });
+    }
+    for d in &v.diffs {
+        for (marks, spans) in [(&d.suspect, &mut left_spans), (&d.source, &mut right_spans)] {
+            for m in marks {
+                spans.push(match m.kind {
+                    MarkKind::Substitution => Span { range: m.start..m.end, background: Color32::TRANSPARENT, underline: Some(SUBSTITUTION) },
+                    MarkKind::Edit => Span { range: m.start..m.end, background: EDIT, underline: None },
+                });
+            }
+        }
+    }
+    let scroll = v.scroll_to.take();
+    let follow = v.follow.take();
+    let link = app.settings.link_scrolling;
+    let passages = &source.passages;
+    let title = source.title.clone();
+    ui.columns(2, |cols| {
+        cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
+        let (top, moved) = v.left.show(&mut cols[0], "left_text", scroll.map(|s| s.0), &left_spans);
+        cols[1].strong(format!("{}: {title}", tr.source));
+        v.right.show(&mut cols[1], "right_text", scroll.map(|s| s.1).or(follow), &right_spans);
+        // Linked scrolling: when the user scrolls the suspect inside a passage, bring the
+        // corresponding place of the source into view on the next frame.
+        if link && moved {
+            if let Some(p) = passages.iter().find(|p| (p.suspect_start..p.suspect_end).contains(&top)) {
+                let along = (top - p.suspect_start) as f64 / (p.suspect_end - p.suspect_start).max(1) as f64;
+                v.follow = Some(p.source_start + (along * (p.source_end - p.source_start) as f64) as usize);
+                cols[1].ctx().request_repaint();
+            }
+        }
+    });
+    app.actions.extend(actions);
+}

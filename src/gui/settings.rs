@@ -1,0 +1,41 @@
+//! Settings persisted between runs (eframe storage), kept apart from runtime state.
+
+use super::i18n::Lang;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use crate::{CheckOptions, FingerprintParams};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Theme {
+    #[default]
+    Light,
+    Dark,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub lang: Lang,
+    pub theme: Theme,
+    pub check: CheckOptions,
+    /// Window and step for the store (applied by re-fingerprinting it).
+    pub fingerprint: FingerprintParams,
+    /// Store location chosen in the settings; `None` means the default (or `--db`).
+    pub store: Option<PathBuf>,
+    pub link_scrolling: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            lang: Lang::En,
+            theme: Theme::Light,
+            check: CheckOptions::default(),
+            fingerprint: FingerprintParams::default(),
+            store: None,
+            link_scrolling: true,
+        }
+    }
+}
+
+pub const STORAGE_KEY: &str = "zhiwen.settings";

@@ -1,0 +1,144 @@
+//! A read-only text pane that lays out only the rows on screen, so a 1,000,000-character
+//! novel scrolls as smoothly as a page. The text is wrapped into rows once per width
+//! (glyph widths cached per character), and each visible row is drawn as one LayoutJob
+//! with its highlights.
+
+use eframe::egui::{self, Color32, FontId, Stroke, text::LayoutJob, TextFormat};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// A highlighted range of characters.
+#[derive(Clone, Debug)]
+pub struct Span {
+    pub range: Range<usize>,
+    pub background: Color32,
+    pub underline: Option<Color32>,
+}
+
+pub struct TextPane {
+    chars: Vec<char>,
+    /// Char ranges of the rows, for the current wrap width.
+    rows: Vec<Range<usize>>,
+    wrapped_for: f32,
+    widths: HashMap<char, f32>,
+}
+
+pub const FONT_SIZE: f32 = 15.0;
+
+impl TextPane {
+    pub fn new(text: &str) -> TextPane {
+        TextPane { chars: text.chars().collect(), rows: Vec::new(), wrapped_for: -1.0, widths: HashMap::new() }
+    }
+
+    pub fn chars(&self) -> &[char] {
+        &self.chars
+    }
+
+    fn rewrap(&mut self, ctx: &egui::Context, width: f32) {
+        if (self.wrapped_for - width).abs() < 0.5 && !self.rows.is_empty() {
+            return;
+        }
+        let font = FontId::proportional(FONT_SIZE);
+        let mut missing: Vec<char> = self.chars.iter().copied().filter(|c| !self.widths.contains_key(c)).collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            ctx.fonts_mut(|f| {
+                for c in missing {
+                    self.widths.insert(c, f.glyph_width(&font, if c == '\t' { ' ' } else { c }));
+                }
+            });
+        }
+        self.rows.clear();
+        let (mut start, mut x) = (0, 0.0);
+        for (i, c) in self.chars.iter().enumerate() {
+            if *c == '\n' {
+                self.rows.push(start..i + 1);
+                (start, x) = (i + 1, 0.0);
+                continue;
+            }
+            let w = self.widths[c];
+            if x + w > width && i > start {
+                self.rows.push(start..i);
+                (start, x) = (i, 0.0);
+            }
+            x += w;
+        }
+        if start < self.chars.len() || self.rows.is_empty() {
+            self.rows.push(start..self.chars.len());
+        }
+        self.wrapped_for = width;
+    }
+
+    /// The row holding character `c`.
+    pub fn row_of(&self, c: usize) -> usize {
+        self.rows.partition_point(|r| r.end <= c).min(self.rows.len().saturating_sub(1))
+    }
+
+    /// Draws the pane. `scroll_to` puts that character's row near the top. Returns the
+    /// first visible character and whether the user scrolled it this frame.
+    pub fn show(&mut self, ui: &mut egui::Ui, id: &str, scroll_to: Option<usize>, spans: &[Span]) -> (usize, bool) {
+        let width = (ui.available_width() - 16.0).max(50.0);
+        self.rewrap(ui.ctx(), width);
+        let font = FontId::proportional(FONT_SIZE);
+        let row_height = ui.fonts_mut(|f| f.row_height(&font));
+        let row_step = row_height + ui.spacing().item_spacing.y;
+        let mut area = egui::ScrollArea::vertical().id_salt(id).auto_shrink(false);
+        if let Some(c) = scroll_to {
+            area = area.vertical_scroll_offset((self.row_of(c) as f32 - 2.0).max(0.0) * row_step);
+        }
+        let text_color = ui.visuals().text_color();
+        let before = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id(id)).map(|s| s.clamped_offset().y);
+        let out = area.show_rows(ui, row_height, self.rows.len(), |ui, visible| {
+            for r in visible {
+                let job = self.row_job(self.rows[r].clone(), spans, &font, text_color);
+                ui.add(egui::Label::new(job).wrap_mode(egui::TextWrapMode::Extend).selectable(true));
+            }
+        });
+        let top_row = ((out.state.clamped_offset().y / row_step).floor() as usize).min(self.rows.len().saturating_sub(1));
+        let top = self.rows.get(top_row).map_or(0, |r| r.start);
+        let moved = scroll_to.is_none() && before.is_some_and(|b| (b - out.state.clamped_offset().y).abs() > 0.5);
+        (top, moved)
+    }
+
+    fn row_job(&self, row: Range<usize>, spans: &[Span], font: &FontId, color: Color32) -> LayoutJob {
+        let mut job = LayoutJob::default();
+        job.wrap.max_width = f32::INFINITY;
+        // Only spans touching this row matter.
+        let local: Vec<Span> =
+            spans.iter().filter(|s| s.range.start < row.end && s.range.end > row.start).cloned().collect();
+        let spans = &local[..];
+        let style_at = |i: usize| -> (Color32, Option<Color32>) {
+            let mut bg = Color32::TRANSPARENT;
+            let mut underline = None;
+            for s in spans.iter().filter(|s| s.range.contains(&i)) {
+                if s.background != Color32::TRANSPARENT {
+                    bg = s.background;
+                }
+                if s.underline.is_some() {
+                    underline = s.underline;
+                }
+            }
+            (bg, underline)
+        };
+        let mut i = row.start;
+        while i < row.end {
+            let style = style_at(i);
+            let mut j = i + 1;
+            while j < row.end && style_at(j) == style {
+                j += 1;
+            }
+            let text: String = self.chars[i..j].iter().map(|&c| if c == '\t' { ' ' } else { c }).filter(|&c| c != '\n').collect();
+            let format = TextFormat {
+                font_id: font.clone(),
+                color,
+                background: style.0,
+                underline: style.1.map_or(Stroke::NONE, |c| Stroke::new(2.0, c)),
+                ..Default::default()
+            };
+            job.append(&text, 0.0, format);
+            i = j;
+        }
+        job
+    }
+}
