@@ -6,3 +6,5 @@ mod util;
 mod check;
 mod cli;
 mod eval;
+#[cfg(feature = "gui")]
+mod gui;

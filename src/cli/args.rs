@@ -45,8 +45,11 @@ pub enum Command {
         #[arg(required = true, value_name = "ID|PATH")]
         targets: Vec<String>,
     },
-    /// Open the desktop app (the default without a subcommand).
-    Gui,
+    /// Open the desktop app (the default without a subcommand), checking PATHs if given.
+    Gui {
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
     /// Measure detection quality on generated pirated copies of real text (see README).
     Eval(EvalArgs),
 }

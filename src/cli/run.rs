@@ -30,7 +30,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         None => default_db()?,
     };
     match command {
-        None | Some(Command::Gui) => gui(&db),
+        None => gui(&db, Vec::new()),
+        Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet }) => import(&db, &paths, quiet),
         Some(Command::Check { paths, json, check }) => check_cmd(&db, &paths, json, &check),
         Some(Command::List { json }) => list(&db, json),
@@ -50,13 +51,13 @@ fn open(db: &Path) -> Result<Corpus> {
 }
 
 #[cfg(feature = "gui")]
-fn gui(db: &Path) -> Result<ExitCode> {
-    zhiwen::gui::run(db.to_path_buf())?;
+fn gui(db: &Path, paths: Vec<PathBuf>) -> Result<ExitCode> {
+    zhiwen::gui::run(db.to_path_buf(), paths)?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "gui"))]
-fn gui(_db: &Path) -> Result<ExitCode> {
+fn gui(_db: &Path, _paths: Vec<PathBuf>) -> Result<ExitCode> {
     bail!("this build has no desktop app (built without the `gui` feature); see `zhiwen --help`")
 }
 

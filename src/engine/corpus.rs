@@ -154,7 +154,8 @@ impl Corpus {
     /// A handle for checking on another thread: the current index snapshot and a second
     /// connection to the store file. Imports made later are not seen by it.
     pub fn checker(&self) -> Result<Checker> {
-        let path = self.store.path().ok_or_else(|| Error::Parameter("an in-memory store has no second connection".into()))?;
+        let path =
+            self.store.path().ok_or_else(|| Error::Parameter("an in-memory store has no second connection".into()))?;
         Ok(Checker { index: self.index.clone(), store: Store::open(path, self.params())? })
     }
 

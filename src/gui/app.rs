@@ -120,7 +120,9 @@ impl ZhiwenApp {
 
     /// True while an import or re-fingerprinting runs.
     pub fn busy(&self) -> bool {
-        self.import.as_ref().is_some_and(|j| j.report.is_none() && j.progress.as_ref().is_none_or(|p| p.stage != Stage::Done))
+        self.import
+            .as_ref()
+            .is_some_and(|j| j.report.is_none() && j.progress.as_ref().is_none_or(|p| p.stage != Stage::Done))
     }
 
     fn handle_events(&mut self) {
@@ -171,7 +173,8 @@ impl ZhiwenApp {
             Action::OpenDialog(d) => self.worker.open_dialog(d, self.dialogs.clone()),
             Action::Import(paths) => {
                 let cancel = Cancel::new();
-                self.import = Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
+                self.import =
+                    Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
                 self.worker.import(paths, cancel);
             }
             Action::Check(paths) => {
@@ -197,7 +200,8 @@ impl ZhiwenApp {
                 if let Some(v) = &self.viewer {
                     let n = self.passage_count();
                     if n > 0 {
-                        let p = if action == Action::NextPassage { (v.passage + 1) % n } else { (v.passage + n - 1) % n };
+                        let p =
+                            if action == Action::NextPassage { (v.passage + 1) % n } else { (v.passage + n - 1) % n };
                         self.select_passage(p);
                     }
                 }
@@ -211,7 +215,8 @@ impl ZhiwenApp {
             }
             Action::ApplyFingerprint(params) => {
                 let cancel = Cancel::new();
-                self.import = Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
+                self.import =
+                    Some(ImportJob { started: Instant::now(), cancel: cancel.clone(), progress: None, report: None });
                 self.worker.refingerprint(params, cancel);
             }
             Action::SetStore(path) => {
@@ -226,9 +231,9 @@ impl ZhiwenApp {
     }
 
     fn passage_count(&self) -> usize {
-        self.viewer.as_ref().map_or(0, |v| {
-            self.results[v.result].outcome.report.sources.get(v.source).map_or(0, |s| s.passages.len())
-        })
+        self.viewer
+            .as_ref()
+            .map_or(0, |v| self.results[v.result].outcome.report.sources.get(v.source).map_or(0, |s| s.passages.len()))
     }
 
     fn open_viewer(&mut self, result: usize, source: usize) {
@@ -245,8 +250,16 @@ impl ZhiwenApp {
             }
             None => (TextPane::new(""), Vec::new()),
         };
-        self.viewer =
-            Some(Viewer { result, source, passage: 0, left: TextPane::new(&text), right, diffs, scroll_to: None, follow: None });
+        self.viewer = Some(Viewer {
+            result,
+            source,
+            passage: 0,
+            left: TextPane::new(&text),
+            right,
+            diffs,
+            scroll_to: None,
+            follow: None,
+        });
         self.select_passage(0);
     }
 
@@ -263,7 +276,8 @@ impl ZhiwenApp {
     fn export(&mut self, path: &std::path::Path) {
         let Some(i) = self.viewer.as_ref().map(|v| v.result).or(self.results.len().checked_sub(1)) else { return };
         let report = &self.results[i].outcome.report;
-        let size = crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
+        let size =
+            crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
         let json = crate::report::json(&self.corpus.params, &self.settings.check, size, std::slice::from_ref(report));
         match std::fs::write(path, json) {
             Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
@@ -323,7 +337,8 @@ impl eframe::App for ZhiwenApp {
         self.drops(&ctx);
         let title = if let Some(v) = &self.viewer {
             let path = &self.results[v.result].outcome.report.path;
-            let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+            let name =
+                std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
             format!("{name} — Zhiwen 指纹")
         } else {
             "Zhiwen 指纹".to_string()

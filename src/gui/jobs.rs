@@ -5,14 +5,14 @@
 //! wakes the UI (`Context::request_repaint`), which drains the channel each frame and
 //! never blocks.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Duration;
 use crate::engine::corpus::Checker;
 use crate::engine::import::collect_files;
 use crate::engine::store::{DocumentInfo, StoreStats};
 use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
 
 /// What the UI knows of the corpus: replaced whole after every change.
 #[derive(Clone, Default)]
@@ -60,7 +60,9 @@ pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
         Dialog::ImportFiles => d.add_filter("Text", &["txt", "text", "md", "markdown"]).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
         Dialog::CheckFiles => d.pick_files(),
-        Dialog::SaveReport => d.add_filter("JSON", &["json"]).set_file_name("zhiwen-report.json").save_file().map(|p| vec![p]),
+        Dialog::SaveReport => {
+            d.add_filter("JSON", &["json"]).set_file_name("zhiwen-report.json").save_file().map(|p| vec![p])
+        }
     }
 }
 
@@ -221,12 +223,8 @@ fn check_batch(checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: 
     for file in files {
         let outcome = match checker.check_file(&file, &opts) {
             Ok(checked) => {
-                let sources = checked
-                    .report
-                    .sources
-                    .iter()
-                    .filter_map(|s| Some((s.id, checker.text(s.id).ok()??)))
-                    .collect();
+                let sources =
+                    checked.report.sources.iter().filter_map(|s| Some((s.id, checker.text(s.id).ok()??))).collect();
                 CheckOutcome { report: checked.report, text: checked.text, sources }
             }
             Err(e) => CheckOutcome {

@@ -17,10 +17,10 @@ pub use app::{Action, ZhiwenApp};
 use eframe::egui;
 use std::path::PathBuf;
 
-/// The shipped CJK font: a subset of Noto Sans CJK SC (GB2312 and the common Big5
-/// characters, SIL OFL, see assets/fonts/OFL.txt). Characters outside it fall back to
-/// system fonts (eframe's `system_fonts`, through fontconfig).
-pub const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-Zhiwen-Subset.otf");
+/// The shipped CJK font: Noto Sans CJK SC cut to the CJK Unified Ideographs block
+/// (every character of GBK and Big5; SIL OFL, see assets/fonts/OFL.txt). Rarer
+/// characters fall back to system fonts (eframe's `system_fonts`, through fontconfig).
+pub const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-Zhiwen.otf");
 pub const ICON_PNG: &[u8] = include_bytes!("../../assets/icons/zhiwen.png");
 
 /// Adds the CJK font after egui's own fonts, for both families.
@@ -41,8 +41,9 @@ pub fn install_fonts(ctx: &egui::Context) {
     ));
 }
 
-/// Opens the window on the store at `db` (the settings' store location wins if set).
-pub fn run(db: PathBuf) -> anyhow::Result<()> {
+/// Opens the window on the store at `db` (the settings' store location wins if set) and
+/// checks `suspects`, if any.
+pub fn run(db: PathBuf, suspects: Vec<PathBuf>) -> anyhow::Result<()> {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Zhiwen 指纹")
         .with_inner_size([1280.0, 800.0])
@@ -60,7 +61,11 @@ pub fn run(db: PathBuf) -> anyhow::Result<()> {
             let settings: settings::Settings =
                 cc.storage.and_then(|s| eframe::get_value(s, settings::STORAGE_KEY)).unwrap_or_default();
             let db = settings.store.clone().unwrap_or(db);
-            Ok(Box::new(ZhiwenApp::new(&cc.egui_ctx, db, settings)))
+            let mut app = ZhiwenApp::new(&cc.egui_ctx, db, settings);
+            if !suspects.is_empty() {
+                app.actions.push(Action::Check(suspects));
+            }
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))

@@ -1,9 +1,9 @@
 //! Settings persisted between runs (eframe storage), kept apart from runtime state.
 
 use super::i18n::Lang;
+use crate::{CheckOptions, FingerprintParams};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use crate::{CheckOptions, FingerprintParams};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Theme {

@@ -3,7 +3,7 @@
 //! (glyph widths cached per character), and each visible row is drawn as one LayoutJob
 //! with its highlights.
 
-use eframe::egui::{self, Color32, FontId, Stroke, text::LayoutJob, TextFormat};
+use eframe::egui::{self, Color32, FontId, Stroke, TextFormat, text::LayoutJob};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -95,7 +95,8 @@ impl TextPane {
                 ui.add(egui::Label::new(job).wrap_mode(egui::TextWrapMode::Extend).selectable(true));
             }
         });
-        let top_row = ((out.state.clamped_offset().y / row_step).floor() as usize).min(self.rows.len().saturating_sub(1));
+        let top_row =
+            ((out.state.clamped_offset().y / row_step).floor() as usize).min(self.rows.len().saturating_sub(1));
         let top = self.rows.get(top_row).map_or(0, |r| r.start);
         let moved = scroll_to.is_none() && before.is_some_and(|b| (b - out.state.clamped_offset().y).abs() > 0.5);
         (top, moved)
@@ -128,7 +129,8 @@ impl TextPane {
             while j < row.end && style_at(j) == style {
                 j += 1;
             }
-            let text: String = self.chars[i..j].iter().map(|&c| if c == '\t' { ' ' } else { c }).filter(|&c| c != '\n').collect();
+            let text: String =
+                self.chars[i..j].iter().map(|&c| if c == '\t' { ' ' } else { c }).filter(|&c| c != '\n').collect();
             let format = TextFormat {
                 font_id: font.clone(),
                 color,

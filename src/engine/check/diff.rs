@@ -58,15 +58,20 @@ pub fn passage_diff(suspect: &[char], source: &[char], p: &Passage) -> PassageDi
             DiffOp::Equal { old_index, new_index, len } => {
                 for i in 0..len {
                     let (st, qt) = (s[old_index + i], q[new_index + i]);
-                    let same = source[st.start as usize..st.end as usize] == suspect[qt.start as usize..qt.end as usize];
+                    let same =
+                        source[st.start as usize..st.end as usize] == suspect[qt.start as usize..qt.end as usize];
                     if !same {
                         mark(&mut out.suspect, &[qt], MarkKind::Substitution);
                         mark(&mut out.source, &[st], MarkKind::Substitution);
                     }
                 }
             }
-            DiffOp::Delete { old_index, old_len, .. } => mark(&mut out.source, &s[old_index..old_index + old_len], MarkKind::Edit),
-            DiffOp::Insert { new_index, new_len, .. } => mark(&mut out.suspect, &q[new_index..new_index + new_len], MarkKind::Edit),
+            DiffOp::Delete { old_index, old_len, .. } => {
+                mark(&mut out.source, &s[old_index..old_index + old_len], MarkKind::Edit)
+            }
+            DiffOp::Insert { new_index, new_len, .. } => {
+                mark(&mut out.suspect, &q[new_index..new_index + new_len], MarkKind::Edit)
+            }
             DiffOp::Replace { old_index, old_len, new_index, new_len } => {
                 mark(&mut out.source, &s[old_index..old_index + old_len], MarkKind::Edit);
                 mark(&mut out.suspect, &q[new_index..new_index + new_len], MarkKind::Edit);
@@ -91,9 +96,11 @@ mod tests {
         let subs: Vec<String> =
             d.suspect.iter().filter(|m| m.kind == MarkKind::Substitution).map(|m| text(&suspect, m)).collect();
         assert_eq!(subs, ["事", "敗", "轉", "頭"]);
-        let edits: Vec<String> = d.suspect.iter().filter(|m| m.kind == MarkKind::Edit).map(|m| text(&suspect, m)).collect();
+        let edits: Vec<String> =
+            d.suspect.iter().filter(|m| m.kind == MarkKind::Edit).map(|m| text(&suspect, m)).collect();
         assert_eq!(edits, ["甲"]);
-        let deleted: Vec<String> = d.source.iter().filter(|m| m.kind == MarkKind::Edit).map(|m| text(&source, m)).collect();
+        let deleted: Vec<String> =
+            d.source.iter().filter(|m| m.kind == MarkKind::Edit).map(|m| text(&source, m)).collect();
         assert_eq!(deleted, ["依"]);
     }
 

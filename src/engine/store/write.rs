@@ -112,7 +112,10 @@ impl Store {
                 let windows: Vec<(u32, Vec<StoredWindow>)> = texts
                     .par_iter()
                     .map(|(id, text)| {
-                        (*id, crate::engine::simhash::stored_windows(&crate::engine::normalize::tokenize(text), &params))
+                        (
+                            *id,
+                            crate::engine::simhash::stored_windows(&crate::engine::normalize::tokenize(text), &params),
+                        )
                     })
                     .collect();
                 for (id, ws) in &windows {

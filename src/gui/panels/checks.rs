@@ -17,6 +17,8 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             return;
         }
         let selected = app.viewer.as_ref().map(|v| v.result);
+        // Rows are clicked as a whole; selectable labels would take the click.
+        ui.style_mut().interaction.selectable_labels = false;
         TableBuilder::new(ui)
             .striped(true)
             .sense(egui::Sense::click())
@@ -53,7 +55,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                         } else if let Some(s) = r.sources.first() {
                             ui.vertical(|ui| {
                                 ui.label(&s.title);
-                                ui.label(egui::RichText::new(format!("{} {}", s.passages.len(), tr.passages)).weak().small());
+                                ui.label(
+                                    egui::RichText::new(format!("{} {}", s.passages.len(), tr.passages)).weak().small(),
+                                );
                             });
                         } else {
                             ui.label(egui::RichText::new(tr.no_source).weak());

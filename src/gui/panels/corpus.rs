@@ -36,7 +36,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         let docs = app.corpus.docs.clone();
         let mut rows: Vec<usize> = (0..docs.len())
             .filter(|&i| {
-                needle.is_empty() || docs[i].title.to_lowercase().contains(&needle) || docs[i].path.to_lowercase().contains(&needle)
+                needle.is_empty()
+                    || docs[i].title.to_lowercase().contains(&needle)
+                    || docs[i].path.to_lowercase().contains(&needle)
             })
             .collect();
         let (by, ascending) = app.sort;
@@ -57,6 +59,8 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 app.sort = (col, if app.sort.0 == col { !app.sort.1 } else { true });
             }
         };
+        // Rows are clicked as a whole; selectable labels would take the click.
+        ui.style_mut().interaction.selectable_labels = false;
         TableBuilder::new(ui)
             .striped(true)
             .resizable(true)

@@ -61,7 +61,7 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
                     egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
                         for (path, reason) in &report.failed {
                             ui.horizontal_wrapped(|ui| {
-                                ui.colored_label(ui.visuals().error_fg_color, "✖");
+                                ui.colored_label(ui.visuals().error_fg_color, "×");
                                 ui.label(path.display().to_string());
                                 ui.label(egui::RichText::new(reason).weak());
                             });

@@ -23,7 +23,9 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.add(egui::DragValue::new(&mut d.fingerprint.step).range(1..=d.fingerprint.window));
             ui.end_row();
             ui.label(tr.max_distance);
-            ui.add(egui::DragValue::new(&mut d.check.max_distance).range(0..=crate::engine::params::MAX_DISTANCE_LIMIT));
+            ui.add(
+                egui::DragValue::new(&mut d.check.max_distance).range(0..=crate::engine::params::MAX_DISTANCE_LIMIT),
+            );
             ui.end_row();
             ui.label(tr.min_passage);
             ui.add(egui::DragValue::new(&mut d.check.min_passage_chars).range(0..=100_000));

@@ -29,7 +29,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             }
             if let Some(last) = app.messages.last().cloned() {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.small_button("✕").clicked() {
+                    if ui.small_button("×").clicked() {
                         app.messages.clear();
                     }
                     ui.label(last);

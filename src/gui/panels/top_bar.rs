@@ -32,7 +32,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let dark = app.settings.theme == Theme::Dark;
-                if ui.button(if dark { "☀" } else { "🌙" }).on_hover_text(tr.theme).clicked() {
+                if ui.button(if dark { tr.light } else { tr.dark }).on_hover_text(tr.theme).clicked() {
                     app.settings.theme = if dark { Theme::Light } else { Theme::Dark };
                     apply_theme(ui.ctx(), app.settings.theme);
                 }

@@ -9,8 +9,16 @@ use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::text_view::Span;
 use eframe::egui::{self, Color32};
 
-const PALETTE: [(u8, u8, u8); 8] =
-    [(255, 196, 0), (0, 170, 255), (110, 210, 90), (255, 110, 160), (170, 120, 255), (0, 200, 180), (255, 140, 60), (150, 150, 255)];
+const PALETTE: [(u8, u8, u8); 8] = [
+    (255, 196, 0),
+    (0, 170, 255),
+    (110, 210, 90),
+    (255, 110, 160),
+    (170, 120, 255),
+    (0, 200, 180),
+    (255, 140, 60),
+    (150, 150, 255),
+];
 const SUBSTITUTION: Color32 = Color32::from_rgb(230, 120, 0);
 const EDIT: Color32 = Color32::from_rgba_premultiplied(200, 30, 30, 200);
 
@@ -48,7 +56,8 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             .selected_text(format!("{}  ({:.1}%)", current.title, current.similarity * 100.0))
             .show_ui(ui, |ui| {
                 for (i, s) in report.sources.iter().enumerate() {
-                    let label = format!("{}  {:.1}%  {} {}", s.title, s.similarity * 100.0, s.passages.len(), tr.passages);
+                    let label =
+                        format!("{}  {:.1}%  {} {}", s.title, s.similarity * 100.0, s.passages.len(), tr.passages);
                     if ui.selectable_label(i == v.source, label).clicked() {
                         actions.push(Action::SelectSource(i));
                     }
@@ -66,7 +75,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         ui.checkbox(&mut app.settings.link_scrolling, tr.link_scrolling);
     });
     ui.horizontal(|ui| {
-        ui.label(egui::RichText::new("▁▁").color(SUBSTITUTION).strong());
+        ui.label(egui::RichText::new("——").color(SUBSTITUTION).strong());
         ui.label(egui::RichText::new(tr.legend_substitution).small());
         ui.label(egui::RichText::new("  ").background_color(EDIT));
         ui.label(egui::RichText::new(tr.legend_edit).small());
@@ -107,14 +116,24 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let mut right_spans = Vec::new();
     for (i, p) in source.passages.iter().enumerate() {
         let selected = i == v.passage;
-        left_spans.push(Span { range: p.suspect_start..p.suspect_end, background: passage_color(i, selected), underline: None });
-        right_spans.push(Span { range: p.source_start..p.source_end, background: passage_color(i, selected), underline: None });
+        left_spans.push(Span {
+            range: p.suspect_start..p.suspect_end,
+            background: passage_color(i, selected),
+            underline: None,
+        });
+        right_spans.push(Span {
+            range: p.source_start..p.source_end,
+            background: passage_color(i, selected),
+            underline: None,
+        });
     }
     for d in &v.diffs {
         for (marks, spans) in [(&d.suspect, &mut left_spans), (&d.source, &mut right_spans)] {
             for m in marks {
                 spans.push(match m.kind {
-                    MarkKind::Substitution => Span { range: m.start..m.end, background: Color32::TRANSPARENT, underline: Some(SUBSTITUTION) },
+                    MarkKind::Substitution => {
+                        Span { range: m.start..m.end, background: Color32::TRANSPARENT, underline: Some(SUBSTITUTION) }
+                    }
                     MarkKind::Edit => Span { range: m.start..m.end, background: EDIT, underline: None },
                 });
             }
@@ -132,12 +151,13 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         v.right.show(&mut cols[1], "right_text", scroll.map(|s| s.1).or(follow), &right_spans);
         // Linked scrolling: when the user scrolls the suspect inside a passage, bring the
         // corresponding place of the source into view on the next frame.
-        if link && moved {
-            if let Some(p) = passages.iter().find(|p| (p.suspect_start..p.suspect_end).contains(&top)) {
-                let along = (top - p.suspect_start) as f64 / (p.suspect_end - p.suspect_start).max(1) as f64;
-                v.follow = Some(p.source_start + (along * (p.source_end - p.source_start) as f64) as usize);
-                cols[1].ctx().request_repaint();
-            }
+        if link
+            && moved
+            && let Some(p) = passages.iter().find(|p| (p.suspect_start..p.suspect_end).contains(&top))
+        {
+            let along = (top - p.suspect_start) as f64 / (p.suspect_end - p.suspect_start).max(1) as f64;
+            v.follow = Some(p.source_start + (along * (p.source_end - p.source_start) as f64) as usize);
+            cols[1].ctx().request_repaint();
         }
     });
     app.actions.extend(actions);

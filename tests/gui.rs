@@ -1,0 +1,120 @@
+//! The desktop app driven without a display (egui_kittest): import through the button
+//! and a stubbed dialog, drop a pirated file, view, navigate, export.
+
+use crate::util::*;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use zhiwen::gui::ZhiwenApp;
+use zhiwen::gui::jobs::Dialog;
+use zhiwen::gui::settings::Settings;
+
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl eframe::egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn app_harness(db: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
+    Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| {
+        zhiwen::gui::install_fonts(&cc.egui_ctx);
+        let mut app = ZhiwenApp::new(&cc.egui_ctx, db, Settings::default());
+        let corpus = corpus_dir();
+        app.dialogs = Arc::new(Box::new(move |d| match d {
+            Dialog::ImportFolder => Some(vec![corpus.clone()]),
+            Dialog::SaveReport => Some(vec![export.clone()]),
+            _ => None,
+        }));
+        app
+    })
+}
+
+/// Steps frames until `done` holds; the engine works on other threads meanwhile.
+fn step_until(h: &mut Harness<'_, ZhiwenApp>, what: &str, done: impl Fn(&ZhiwenApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}
+
+#[test]
+fn import_drop_view_navigate_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("report.json");
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), export.clone());
+    h.step();
+    h.get_by_label_contains("The corpus is empty");
+
+    // Import through the toolbar button; the stubbed dialog picks the fixture corpus.
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Import finished");
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus table", |a| a.corpus.docs.len() == 5 && a.import.is_none());
+    h.get_by_label("第一回　灵根育孕源流出　心性修持大道生");
+    h.get_by_label_contains("5 documents");
+
+    // Files hovering light up the drop zone; dropping them checks them.
+    let pirated = suspect("ads_xiyouji_000.txt");
+    h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: Some(pirated.clone()), mime: String::new() });
+    h.run_steps(2);
+    h.get_by_label("Drop files or folders to check them");
+    h.input_mut().hovered_files.clear();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(pirated)));
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
+    assert!(h.query_by_label("Drop files or folders to check them").is_none());
+
+    // The result is listed and the viewer opens at the first passage.
+    // In the results list and as the viewer's heading.
+    assert_eq!(h.query_all_by_label("ads_xiyouji_000.txt").count(), 2);
+    let passages = h.state().results[0].outcome.report.sources[0].passages.len();
+    assert!(passages > 10);
+    assert_eq!(h.state().viewer.as_ref().unwrap().passage, 0);
+    h.get_by_label(&format!("1 / {passages}"));
+
+    // Next and previous, by button and by keyboard.
+    h.get_by_label("Next ▶").click();
+    h.run_steps(2);
+    assert_eq!(h.state().viewer.as_ref().unwrap().passage, 1);
+    h.get_by_label(&format!("2 / {passages}"));
+    h.key_press(eframe::egui::Key::N);
+    h.run_steps(2);
+    assert_eq!(h.state().viewer.as_ref().unwrap().passage, 2);
+    h.get_by_label("◀ Previous").click();
+    h.run_steps(2);
+    assert_eq!(h.state().viewer.as_ref().unwrap().passage, 1);
+
+    // Export writes the JSON contract for this suspect.
+    h.get_by_label("Export report…").click();
+    step_until(&mut h, "the export", |_| export.exists());
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    assert_eq!(json["suspects"][0]["sources"][0]["passages"].as_array().unwrap().len(), passages);
+    assert!(json["suspects"][0]["path"].as_str().unwrap().ends_with("ads_xiyouji_000.txt"));
+}
+
+#[test]
+fn unreadable_suspects_show_their_error_and_the_language_switches() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    h.step();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("binary.txt"))));
+    step_until(&mut h, "the check", |a| a.results.len() == 1);
+    // In the results list and in the viewer.
+    assert!(h.query_all_by_label_contains("binary file (contains NUL bytes)").count() >= 1);
+
+    h.state_mut().settings.lang = zhiwen::gui::i18n::Lang::Zh;
+    h.run_steps(2);
+    h.get_by_label("导入文件夹…");
+    h.get_by_label("检测文件…");
+}
