@@ -4,8 +4,8 @@ use super::i18n::Tr;
 use super::jobs::{CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, Worker, native_dialog};
 use super::panels;
 use super::settings::{STORAGE_KEY, Settings, Theme};
-use super::text_view::TextPane;
-use crate::engine::check::diff::{PassageDiff, passage_diff};
+use super::text_view::{Span, TextPane};
+use crate::engine::check::diff::{Mark, passage_diff};
 use crate::{Cancel, ImportReport, Progress, Stage};
 use eframe::egui;
 use std::collections::HashSet;
@@ -62,7 +62,9 @@ pub struct Viewer {
     pub passage: usize,
     pub left: TextPane,
     pub right: TextPane,
-    pub diffs: Vec<PassageDiff>,
+    /// Difference marks of all passages, sorted by start, per side.
+    pub left_marks: Vec<Span>,
+    pub right_marks: Vec<Span>,
     /// Characters to bring into view on each side on the next frame.
     pub scroll_to: Option<(usize, usize)>,
     /// Where the right pane should follow the left one (linked scrolling).
@@ -240,23 +242,34 @@ impl ZhiwenApp {
         let Some(r) = self.results.get(result) else { return };
         let o = &r.outcome;
         let text = o.text.clone().unwrap_or_default();
-        let (right, diffs) = match o.report.sources.get(source) {
+        let left = TextPane::new(&text);
+        let (right, left_marks, right_marks) = match o.report.sources.get(source) {
             Some(s) => {
                 let src = o.sources.iter().find(|(id, _)| *id == s.id).map_or("", |(_, t)| t.as_str());
-                let left_chars: Vec<char> = text.chars().collect();
-                let right_chars: Vec<char> = src.chars().collect();
-                let diffs = s.passages.iter().map(|p| passage_diff(&left_chars, &right_chars, p)).collect();
-                (TextPane::new(src), diffs)
+                let right = TextPane::new(src);
+                let (mut lm, mut rm) = (Vec::new(), Vec::new());
+                for p in &s.passages {
+                    let d = passage_diff(left.chars(), right.chars(), p);
+                    lm.extend(d.suspect.iter().map(mark_span));
+                    rm.extend(d.source.iter().map(mark_span));
+                }
+                // Passages may overlap on the source side: keep marks sorted and disjoint.
+                for m in [&mut lm, &mut rm] {
+                    m.sort_by_key(|s| (s.range.start, s.range.end));
+                    m.dedup_by(|b, a| b.range.start < a.range.end);
+                }
+                (right, lm, rm)
             }
-            None => (TextPane::new(""), Vec::new()),
+            None => (TextPane::new(""), Vec::new(), Vec::new()),
         };
         self.viewer = Some(Viewer {
             result,
             source,
             passage: 0,
-            left: TextPane::new(&text),
+            left,
             right,
-            diffs,
+            left_marks,
+            right_marks,
             scroll_to: None,
             follow: None,
         });
@@ -321,6 +334,20 @@ impl ZhiwenApp {
         }
     }
 }
+
+/// How a difference mark is drawn: substitutions underlined, edits on red.
+fn mark_span(m: &Mark) -> Span {
+    use crate::engine::check::diff::MarkKind;
+    let range = m.start..m.end;
+    match m.kind {
+        MarkKind::Substitution => Span { range, background: egui::Color32::TRANSPARENT, underline: Some(SUBSTITUTION) },
+        MarkKind::Edit => Span { range, background: EDIT, underline: None },
+    }
+}
+
+/// Colours of the difference marks (the viewer's legend uses them too).
+pub const SUBSTITUTION: egui::Color32 = egui::Color32::from_rgb(230, 120, 0);
+pub const EDIT: egui::Color32 = egui::Color32::from_rgba_premultiplied(200, 30, 30, 200);
 
 pub fn apply_theme(ctx: &egui::Context, theme: Theme) {
     ctx.set_theme(match theme {

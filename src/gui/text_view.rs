@@ -75,9 +75,19 @@ impl TextPane {
         self.rows.partition_point(|r| r.end <= c).min(self.rows.len().saturating_sub(1))
     }
 
-    /// Draws the pane. `scroll_to` puts that character's row near the top. Returns the
-    /// first visible character and whether the user scrolled it this frame.
-    pub fn show(&mut self, ui: &mut egui::Ui, id: &str, scroll_to: Option<usize>, spans: &[Span]) -> (usize, bool) {
+    /// Draws the pane. `passages` are few long spans; `marks` are many short ones sorted by
+    /// start and not overlapping each other (found per row by binary search, so a text
+    /// with hundreds of thousands of marks still draws only what is visible).
+    /// `scroll_to` puts that character's row near the top. Returns the first visible
+    /// character and whether the user scrolled it this frame.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        scroll_to: Option<usize>,
+        passages: &[Span],
+        marks: &[Span],
+    ) -> (usize, bool) {
         let width = (ui.available_width() - 16.0).max(50.0);
         self.rewrap(ui.ctx(), width);
         let font = FontId::proportional(FONT_SIZE);
@@ -91,7 +101,13 @@ impl TextPane {
         let before = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id(id)).map(|s| s.clamped_offset().y);
         let out = area.show_rows(ui, row_height, self.rows.len(), |ui, visible| {
             for r in visible {
-                let job = self.row_job(self.rows[r].clone(), spans, &font, text_color);
+                let row = self.rows[r].clone();
+                let first = marks.partition_point(|m| m.range.end <= row.start);
+                let last = first + marks[first..].partition_point(|m| m.range.start < row.end);
+                let mut spans: Vec<Span> =
+                    passages.iter().filter(|s| s.range.start < row.end && s.range.end > row.start).cloned().collect();
+                spans.extend_from_slice(&marks[first..last]);
+                let job = self.row_job(row, &spans, &font, text_color);
                 ui.add(egui::Label::new(job).wrap_mode(egui::TextWrapMode::Extend).selectable(true));
             }
         });
@@ -105,10 +121,6 @@ impl TextPane {
     fn row_job(&self, row: Range<usize>, spans: &[Span], font: &FontId, color: Color32) -> LayoutJob {
         let mut job = LayoutJob::default();
         job.wrap.max_width = f32::INFINITY;
-        // Only spans touching this row matter.
-        let local: Vec<Span> =
-            spans.iter().filter(|s| s.range.start < row.end && s.range.end > row.start).cloned().collect();
-        let spans = &local[..];
         let style_at = |i: usize| -> (Color32, Option<Color32>) {
             let mut bg = Color32::TRANSPARENT;
             let mut underline = None;

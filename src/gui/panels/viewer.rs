@@ -4,8 +4,7 @@
 //! matched passages.
 
 use super::file_name;
-use crate::engine::check::diff::MarkKind;
-use crate::gui::app::{Action, ZhiwenApp};
+use crate::gui::app::{Action, EDIT, SUBSTITUTION, ZhiwenApp};
 use crate::gui::text_view::Span;
 use eframe::egui::{self, Color32};
 
@@ -19,8 +18,6 @@ const PALETTE: [(u8, u8, u8); 8] = [
     (255, 140, 60),
     (150, 150, 255),
 ];
-const SUBSTITUTION: Color32 = Color32::from_rgb(230, 120, 0);
-const EDIT: Color32 = Color32::from_rgba_premultiplied(200, 30, 30, 200);
 
 fn passage_color(i: usize, selected: bool) -> Color32 {
     let (r, g, b) = PALETTE[i % PALETTE.len()];
@@ -127,18 +124,6 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             underline: None,
         });
     }
-    for d in &v.diffs {
-        for (marks, spans) in [(&d.suspect, &mut left_spans), (&d.source, &mut right_spans)] {
-            for m in marks {
-                spans.push(match m.kind {
-                    MarkKind::Substitution => {
-                        Span { range: m.start..m.end, background: Color32::TRANSPARENT, underline: Some(SUBSTITUTION) }
-                    }
-                    MarkKind::Edit => Span { range: m.start..m.end, background: EDIT, underline: None },
-                });
-            }
-        }
-    }
     let scroll = v.scroll_to.take();
     let follow = v.follow.take();
     let link = app.settings.link_scrolling;
@@ -146,9 +131,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let title = source.title.clone();
     ui.columns(2, |cols| {
         cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
-        let (top, moved) = v.left.show(&mut cols[0], "left_text", scroll.map(|s| s.0), &left_spans);
+        let (top, moved) = v.left.show(&mut cols[0], "left_text", scroll.map(|s| s.0), &left_spans, &v.left_marks);
         cols[1].strong(format!("{}: {title}", tr.source));
-        v.right.show(&mut cols[1], "right_text", scroll.map(|s| s.1).or(follow), &right_spans);
+        v.right.show(&mut cols[1], "right_text", scroll.map(|s| s.1).or(follow), &right_spans, &v.right_marks);
         // Linked scrolling: when the user scrolls the suspect inside a passage, bring the
         // corresponding place of the source into view on the next frame.
         if link
