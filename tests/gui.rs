@@ -95,12 +95,19 @@ fn import_drop_view_navigate_and_export() {
     h.run_steps(2);
     assert_eq!(h.state().viewer.as_ref().unwrap().passage, 1);
 
-    // Export writes the JSON contract for this suspect.
+    // Export writes the report in the format of the chosen name: here the JSON contract...
     h.get_by_label("Export report…").click();
     step_until(&mut h, "the export", |_| export.exists());
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     assert_eq!(json["suspects"][0]["sources"][0]["passages"].as_array().unwrap().len(), passages);
     assert!(json["suspects"][0]["path"].as_str().unwrap().ends_with("ads_xiyouji_000.txt"));
+    // ...and the HTML report through the same code as the CLI.
+    let html = export.with_extension("html");
+    let ctx = h.ctx.clone();
+    h.state_mut().apply(&ctx, zhiwen::gui::Action::ExportTo(html.clone()));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("第一回　灵根育孕源流出　心性修持大道生"));
+    assert_eq!(page.matches("class=\"passage\"").count(), passages);
 }
 
 #[test]

@@ -8,3 +8,4 @@ mod cli;
 mod eval;
 #[cfg(feature = "gui")]
 mod gui;
+mod report;

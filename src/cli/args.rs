@@ -32,6 +32,16 @@ pub enum Command {
         /// Print the JSON contract (see README) instead of tables.
         #[arg(long)]
         json: bool,
+        /// Write a self-contained HTML report: a file for one suspect; for several, or when
+        /// PATH ends in '/' or is a folder, one report per suspect plus index.html there.
+        #[arg(long, value_name = "PATH")]
+        report: Option<PathBuf>,
+        /// Write one CSV row per passage (UTF-8 with BOM) to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Write PAN text-alignment XML, one file per suspect, into this folder.
+        #[arg(long, value_name = "DIR")]
+        pan: Option<PathBuf>,
         #[command(flatten)]
         check: CheckArgs,
     },

@@ -33,7 +33,9 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         None => gui(&db, Vec::new()),
         Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet }) => import(&db, &paths, quiet),
-        Some(Command::Check { paths, json, check }) => check_cmd(&db, &paths, json, &check),
+        Some(Command::Check { paths, json, report, csv, pan, check }) => {
+            check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check)
+        }
         Some(Command::List { json }) => list(&db, json),
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
@@ -130,37 +132,108 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, args: &CheckArgs) -> Result<ExitCode> {
+/// Report files `check` writes besides its standard output.
+struct Outputs {
+    report: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    pan: Option<PathBuf>,
+}
+
+fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, outputs: &Outputs, args: &CheckArgs) -> Result<ExitCode> {
     let mut corpus = open(db)?;
     let opts = check_options(args);
     corpus.ensure_distance(opts.max_distance)?;
     let mut walk = ImportReport::default();
     let files = collect_files(paths, &mut walk);
-    let mut reports = Vec::new();
-    for (path, reason) in &walk.failed {
-        reports
-            .push(zhiwen::SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display())));
-    }
-    for file in &files {
-        let report = corpus.check_file(file, &opts)?;
-        if !json {
-            println!("{}", render::check_table(&report));
-        }
-        reports.push(report);
-    }
     if files.is_empty() && walk.failed.is_empty() {
         bail!(
             "no files to check under {}",
             paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         );
     }
+    let mut checked: Vec<zhiwen::engine::corpus::Checked> = walk
+        .failed
+        .iter()
+        .map(|(path, reason)| zhiwen::engine::corpus::Checked {
+            report: zhiwen::SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display())),
+            text: None,
+        })
+        .collect();
+    for file in &files {
+        let c = corpus.check_file_full(file, &opts)?;
+        if !json {
+            println!("{}", render::check_table(&c.report));
+        }
+        checked.push(c);
+    }
+    let stats = corpus.store().stats()?;
+    let size = zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows };
+    let reports: Vec<zhiwen::SuspectReport> = checked.iter().map(|c| c.report.clone()).collect();
     if json {
-        let stats = corpus.store().stats()?;
-        let size = zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows };
         println!("{}", zhiwen::report::json(&corpus.params(), &opts, size, &reports));
     }
+    write_outputs(&corpus, &checked, &reports, outputs, size, &opts)?;
     let failed = reports.iter().any(|r| r.error.is_some());
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn write_outputs(
+    corpus: &Corpus,
+    checked: &[zhiwen::engine::corpus::Checked],
+    reports: &[zhiwen::SuspectReport],
+    outputs: &Outputs,
+    corpus_size: zhiwen::report::CorpusSize,
+    opts: &CheckOptions,
+) -> Result<()> {
+    let write = |path: &Path, text: &str| -> Result<()> {
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    if let Some(csv) = &outputs.csv {
+        write(csv, &zhiwen::report::csv(reports))?;
+    }
+    if let Some(dir) = &outputs.pan {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (i, r) in reports.iter().enumerate() {
+            write(&dir.join(report_name(i, &r.path, "xml")), &zhiwen::report::pan_xml(r))?;
+        }
+    }
+    let Some(target) = &outputs.report else { return Ok(()) };
+    let now = zhiwen::report::now();
+    let html_of = |c: &zhiwen::engine::corpus::Checked| -> Result<String> {
+        let sources: Vec<(u32, String)> =
+            c.report.sources.iter().filter_map(|s| Some((s.id, corpus.text(s.id).ok()??))).collect();
+        Ok(zhiwen::report::html(&zhiwen::report::ReportInput {
+            report: &c.report,
+            suspect_text: c.text.as_deref().unwrap_or(""),
+            source_texts: &sources,
+            corpus: corpus_size,
+            params: corpus.params(),
+            check: opts.clone(),
+            generated_at: now,
+        }))
+    };
+    let as_folder = checked.len() > 1 || target.is_dir() || target.to_string_lossy().ends_with('/');
+    if !as_folder {
+        return write(target, &html_of(&checked[0])?);
+    }
+    std::fs::create_dir_all(target).with_context(|| format!("cannot create {}", target.display()))?;
+    let mut entries = Vec::new();
+    for (i, c) in checked.iter().enumerate() {
+        let name = report_name(i, &c.report.path, "html");
+        write(&target.join(&name), &html_of(c)?)?;
+        entries.push((name, &c.report));
+    }
+    write(&target.join("index.html"), &zhiwen::report::html::index(&entries, now))?;
+    eprintln!("reports written to {}", target.join("index.html").display());
+    Ok(())
+}
+
+/// "003-chapter.html": numbered so two suspects with the same name do not collide.
+fn report_name(i: usize, path: &str, ext: &str) -> String {
+    let stem = Path::new(path).file_stem().map_or_else(|| "suspect".into(), |s| s.to_string_lossy().into_owned());
+    let safe: String =
+        stem.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    format!("{:03}-{safe}.{ext}", i + 1)
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {

@@ -146,6 +146,11 @@ impl Corpus {
         Ok(check_file_with(&self.index, &self.store, path, opts)?.report)
     }
 
+    /// Like [`Corpus::check_file`], also returning the extracted text (for reports).
+    pub fn check_file_full(&self, path: &Path, opts: &CheckOptions) -> Result<Checked> {
+        check_file_with(&self.index, &self.store, path, opts)
+    }
+
     /// The extracted text of a stored document.
     pub fn text(&self, id: u32) -> Result<Option<String>> {
         self.store.text(id)

@@ -65,10 +65,6 @@ pub struct Viewer {
     /// Difference marks of all passages, sorted by start, per side.
     pub left_marks: Vec<Span>,
     pub right_marks: Vec<Span>,
-    /// Characters to bring into view on each side on the next frame.
-    pub scroll_to: Option<(usize, usize)>,
-    /// Where the right pane should follow the left one (linked scrolling).
-    pub follow: Option<usize>,
 }
 
 pub struct ZhiwenApp {
@@ -262,17 +258,7 @@ impl ZhiwenApp {
             }
             None => (TextPane::new(""), Vec::new(), Vec::new()),
         };
-        self.viewer = Some(Viewer {
-            result,
-            source,
-            passage: 0,
-            left,
-            right,
-            left_marks,
-            right_marks,
-            scroll_to: None,
-            follow: None,
-        });
+        self.viewer = Some(Viewer { result, source, passage: 0, left, right, left_marks, right_marks });
         self.select_passage(0);
     }
 
@@ -281,18 +267,35 @@ impl ZhiwenApp {
         let Some(s) = self.results[v.result].outcome.report.sources.get(v.source) else { return };
         if let Some(passage) = s.passages.get(p) {
             v.passage = p;
-            v.scroll_to = Some((passage.suspect_start, passage.source_start));
+            v.left.scroll_to(passage.suspect_start);
+            v.right.scroll_to(passage.source_start);
         }
     }
 
-    /// Writes the report of the result in the viewer (or the latest one) as JSON.
+    /// Writes the report of the result in the viewer (or the latest one), in the format
+    /// the file name asks for: .html (default), .csv, .xml (PAN) or .json.
     fn export(&mut self, path: &std::path::Path) {
         let Some(i) = self.viewer.as_ref().map(|v| v.result).or(self.results.len().checked_sub(1)) else { return };
-        let report = &self.results[i].outcome.report;
+        let o = &self.results[i].outcome;
         let size =
             crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
-        let json = crate::report::json(&self.corpus.params, &self.settings.check, size, std::slice::from_ref(report));
-        match std::fs::write(path, json) {
+        let reports = std::slice::from_ref(&o.report);
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let text = match ext.as_str() {
+            "csv" => crate::report::csv(reports),
+            "xml" => crate::report::pan_xml(&o.report),
+            "json" => crate::report::json(&self.corpus.params, &self.settings.check, size, reports),
+            _ => crate::report::html(&crate::report::ReportInput {
+                report: &o.report,
+                suspect_text: o.text.as_deref().unwrap_or(""),
+                source_texts: &o.sources,
+                corpus: size,
+                params: self.corpus.params,
+                check: self.settings.check.clone(),
+                generated_at: crate::report::now(),
+            }),
+        };
+        match std::fs::write(path, text) {
             Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
             Err(e) => self.messages.push(format!("{}: {e}", path.display())),
         }

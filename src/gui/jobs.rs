@@ -60,9 +60,14 @@ pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
         Dialog::ImportFiles => d.add_filter("Text", &["txt", "text", "md", "markdown"]).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
         Dialog::CheckFiles => d.pick_files(),
-        Dialog::SaveReport => {
-            d.add_filter("JSON", &["json"]).set_file_name("zhiwen-report.json").save_file().map(|p| vec![p])
-        }
+        Dialog::SaveReport => d
+            .add_filter("HTML report", &["html"])
+            .add_filter("CSV", &["csv"])
+            .add_filter("JSON", &["json"])
+            .add_filter("PAN XML", &["xml"])
+            .set_file_name("zhiwen-report.html")
+            .save_file()
+            .map(|p| vec![p]),
     }
 }
 

@@ -21,13 +21,22 @@ pub struct TextPane {
     rows: Vec<Range<usize>>,
     wrapped_for: f32,
     widths: HashMap<char, f32>,
+    /// A character to bring into view; kept until the scroll area has really moved there
+    /// (on the first frame it does not know its height yet and clamps the offset).
+    pending_scroll: Option<usize>,
 }
 
 pub const FONT_SIZE: f32 = 15.0;
 
 impl TextPane {
     pub fn new(text: &str) -> TextPane {
-        TextPane { chars: text.chars().collect(), rows: Vec::new(), wrapped_for: -1.0, widths: HashMap::new() }
+        TextPane {
+            chars: text.chars().collect(),
+            rows: Vec::new(),
+            wrapped_for: -1.0,
+            widths: HashMap::new(),
+            pending_scroll: None,
+        }
     }
 
     pub fn chars(&self) -> &[char] {
@@ -70,6 +79,11 @@ impl TextPane {
         self.wrapped_for = width;
     }
 
+    /// Brings character `c` into view (near the top) from the next frame on.
+    pub fn scroll_to(&mut self, c: usize) {
+        self.pending_scroll = Some(c);
+    }
+
     /// The row holding character `c`.
     pub fn row_of(&self, c: usize) -> usize {
         self.rows.partition_point(|r| r.end <= c).min(self.rows.len().saturating_sub(1))
@@ -78,24 +92,17 @@ impl TextPane {
     /// Draws the pane. `passages` are few long spans; `marks` are many short ones sorted by
     /// start and not overlapping each other (found per row by binary search, so a text
     /// with hundreds of thousands of marks still draws only what is visible).
-    /// `scroll_to` puts that character's row near the top. Returns the first visible
-    /// character and whether the user scrolled it this frame.
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        id: &str,
-        scroll_to: Option<usize>,
-        passages: &[Span],
-        marks: &[Span],
-    ) -> (usize, bool) {
+    /// Returns the first visible character and whether the user scrolled this frame.
+    pub fn show(&mut self, ui: &mut egui::Ui, id: &str, passages: &[Span], marks: &[Span]) -> (usize, bool) {
         let width = (ui.available_width() - 16.0).max(50.0);
         self.rewrap(ui.ctx(), width);
         let font = FontId::proportional(FONT_SIZE);
         let row_height = ui.fonts_mut(|f| f.row_height(&font));
         let row_step = row_height + ui.spacing().item_spacing.y;
         let mut area = egui::ScrollArea::vertical().id_salt(id).auto_shrink(false);
-        if let Some(c) = scroll_to {
-            area = area.vertical_scroll_offset((self.row_of(c) as f32 - 2.0).max(0.0) * row_step);
+        let target = self.pending_scroll.map(|c| (self.row_of(c) as f32 - 2.0).max(0.0) * row_step);
+        if let Some(y) = target {
+            area = area.vertical_scroll_offset(y);
         }
         let text_color = ui.visuals().text_color();
         let before = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id(id)).map(|s| s.clamped_offset().y);
@@ -114,7 +121,14 @@ impl TextPane {
         let top_row =
             ((out.state.clamped_offset().y / row_step).floor() as usize).min(self.rows.len().saturating_sub(1));
         let top = self.rows.get(top_row).map_or(0, |r| r.start);
-        let moved = scroll_to.is_none() && before.is_some_and(|b| (b - out.state.clamped_offset().y).abs() > 0.5);
+        let now = out.state.clamped_offset().y;
+        let moved = target.is_none() && before.is_some_and(|b| (b - now).abs() > 0.5);
+        let max = (out.content_size.y - out.inner_rect.height()).max(0.0);
+        if target.is_some_and(|y| (y.min(max) - now).abs() < 1.0 && out.content_size.y > 0.0) {
+            self.pending_scroll = None;
+        } else if target.is_some() {
+            ui.ctx().request_repaint();
+        }
         (top, moved)
     }
 

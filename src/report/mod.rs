@@ -1,9 +1,90 @@
 //! Exported reports. Both frontends call these; nothing here draws or prints.
 //!
-//! - [`json`]: the `check --json` contract (README), also the GUI's JSON export.
+//! - [`json`]: the `check --json` contract (README);
+//! - [`html()`]: a self-contained side-by-side report of one suspect, [`html::index`] for a batch;
+//! - [`csv()`]: one row per passage; [`pan_xml`]: PAN text-alignment XML.
+//!
+//! Invariant: text from the files (content, titles, paths) is untrusted; everything
+//! that reaches HTML or XML goes through [`escape`].
+
+mod csv;
+pub mod html;
+mod pan;
+
+pub use csv::csv;
+pub use html::html;
+pub use pan::pan_xml;
 
 use crate::{CheckOptions, FingerprintParams, SuspectReport};
 use serde::Serialize;
+
+/// Everything a report of one suspect shows.
+pub struct ReportInput<'a> {
+    pub report: &'a SuspectReport,
+    /// The suspect's extracted text (offsets count in it).
+    pub suspect_text: &'a str,
+    /// Extracted texts of the reported sources, by document id.
+    pub source_texts: &'a [(u32, String)],
+    pub corpus: CorpusSize,
+    pub params: FingerprintParams,
+    pub check: CheckOptions,
+    /// Unix seconds.
+    pub generated_at: i64,
+}
+
+impl ReportInput<'_> {
+    fn source_text(&self, id: u32) -> &str {
+        self.source_texts.iter().find(|(i, _)| *i == id).map_or("", |(_, t)| t.as_str())
+    }
+}
+
+/// Escapes text for HTML and XML, content and attribute values alike.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters are not allowed in XML; show them as the replacement character.
+            c if c.is_control() && !matches!(c, '\n' | '\r' | '\t') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn file_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Unix seconds as "2026-11-21 21:30" (UTC).
+pub fn format_utc(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+}
+
+/// Now, in unix seconds.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
 
 /// Version of the JSON contract; bump on incompatible changes.
 pub const JSON_VERSION: &str = "0.1.0";
@@ -45,4 +126,25 @@ pub fn json(params: &FingerprintParams, opts: &CheckOptions, corpus: CorpusSize,
         suspects,
     };
     serde_json::to_string_pretty(&doc).expect("report serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_utc_is_the_utc_calendar() {
+        assert_eq!(format_utc(0), "1970-01-01 00:00");
+        assert_eq!(format_utc(1_795_296_600), "2026-11-21 21:30");
+        assert_eq!(format_utc(951_782_400), "2000-02-29 00:00");
+    }
+
+    #[test]
+    fn escape_neutralises_markup_and_controls() {
+        assert_eq!(
+            escape(r#"<img src=x onerror="a('b')">&"#),
+            "&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;"
+        );
+        assert_eq!(escape("a\u{0}b\nc"), "a\u{fffd}b\nc");
+    }
 }

@@ -94,7 +94,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                         ui.label(thousands(d.windows));
                     });
                     row.col(|ui| {
-                        ui.label(format_time(d.imported_at));
+                        ui.label(crate::report::format_utc(d.imported_at));
                     });
                     if row.response().clicked() {
                         let ctrl = row.response().ctx.input(|i| i.modifiers.command);
@@ -108,30 +108,4 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 });
             });
     });
-}
-
-/// Unix seconds as "2026-11-21 21:30" (UTC).
-fn format_time(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn format_time_is_utc_calendar() {
-        assert_eq!(super::format_time(0), "1970-01-01 00:00");
-        assert_eq!(super::format_time(1_795_296_600), "2026-11-21 21:30");
-    }
 }

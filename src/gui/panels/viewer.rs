@@ -124,16 +124,14 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             underline: None,
         });
     }
-    let scroll = v.scroll_to.take();
-    let follow = v.follow.take();
     let link = app.settings.link_scrolling;
     let passages = &source.passages;
     let title = source.title.clone();
     ui.columns(2, |cols| {
         cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
-        let (top, moved) = v.left.show(&mut cols[0], "left_text", scroll.map(|s| s.0), &left_spans, &v.left_marks);
+        let (top, moved) = v.left.show(&mut cols[0], "left_text", &left_spans, &v.left_marks);
         cols[1].strong(format!("{}: {title}", tr.source));
-        v.right.show(&mut cols[1], "right_text", scroll.map(|s| s.1).or(follow), &right_spans, &v.right_marks);
+        v.right.show(&mut cols[1], "right_text", &right_spans, &v.right_marks);
         // Linked scrolling: when the user scrolls the suspect inside a passage, bring the
         // corresponding place of the source into view on the next frame.
         if link
@@ -141,7 +139,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             && let Some(p) = passages.iter().find(|p| (p.suspect_start..p.suspect_end).contains(&top))
         {
             let along = (top - p.suspect_start) as f64 / (p.suspect_end - p.suspect_start).max(1) as f64;
-            v.follow = Some(p.source_start + (along * (p.source_end - p.source_start) as f64) as usize);
+            v.right.scroll_to(p.source_start + (along * (p.source_end - p.source_start) as f64) as usize);
             cols[1].ctx().request_repaint();
         }
     });

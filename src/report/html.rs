@@ -1,0 +1,223 @@
+//! The self-contained HTML report: one file, CSS inline, no script, no network, no
+//! external fonts or images; CJK text renders with the reader's system fonts. Every
+//! piece of text from the files (content, titles, paths) is untrusted and escaped.
+
+use super::{ReportInput, escape, format_utc, percent};
+use crate::engine::check::diff::{MarkKind, passage_diff};
+use std::fmt::Write;
+
+/// Characters of context shown around a passage on each side.
+const CONTEXT: usize = 80;
+
+const STYLE: &str = r#"
+:root { --fg:#1d1d1f; --muted:#666; --line:#ddd; --accent:#b22234; --sub:#e67800; --edit:rgba(200,30,30,.28); }
+* { box-sizing: border-box; }
+body { font-family: "Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Microsoft YaHei","WenQuanYi Micro Hei",system-ui,sans-serif;
+       color: var(--fg); margin: 0 auto; max-width: 1200px; padding: 24px; line-height: 1.6; }
+h1 { color: var(--accent); margin: 0 0 8px; font-size: 26px; }
+h2 { border-bottom: 2px solid var(--accent); padding-bottom: 4px; margin-top: 36px; }
+h3 { font-size: 15px; margin: 0 0 6px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+.meta td:first-child { color: var(--muted); width: 180px; }
+.path { color: var(--muted); font-size: 12px; word-break: break-all; }
+.overall { font-size: 20px; margin: 16px 0; }
+.overall b { color: var(--accent); }
+.passage { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 14px 0; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+.side h4 { margin: 0 0 4px; color: var(--muted); font-size: 12px; font-weight: normal; }
+.text { white-space: pre-wrap; word-break: break-all; font-size: 15px; margin: 0; padding: 8px; background: #fafafa; border-radius: 6px; }
+.ctx { color: #999; }
+mark { background: #ffe08a; color: inherit; }
+.sub { text-decoration: underline 2px var(--sub); text-underline-offset: 3px; }
+.edit { background: var(--edit); }
+.legend span { margin-right: 16px; }
+footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+a { color: var(--accent); }
+@media print {
+  body { max-width: none; padding: 0; }
+  a { color: inherit; text-decoration: none; }
+  .passage { break-inside: avoid-page; }
+  h2 { break-after: avoid; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"#;
+
+/// The report of one suspect.
+pub fn html(input: &ReportInput) -> String {
+    let r = input.report;
+    let mut out = String::with_capacity(64 * 1024);
+    let name = super::file_name(&r.path);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Zhiwen report — {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        escape(&name)
+    );
+    let _ = write!(
+        out,
+        "<header>\n<h1>指纹 Zhiwen — match report</h1>\n<table class=\"meta\">\n\
+         <tr><td>Suspect</td><td>{}<div class=\"path\">{}</div></td></tr>\n\
+         <tr><td>Generated</td><td>{} UTC</td></tr>\n\
+         <tr><td>Corpus</td><td>{} documents, {} windows</td></tr>\n\
+         <tr><td>Settings</td><td>window {} units, step {}, n-gram {}, maximum distance {} bits, minimum passage {} characters</td></tr>\n\
+         <tr><td>Suspect length</td><td>{} characters</td></tr>\n</table>\n",
+        escape(&name),
+        escape(&r.path),
+        format_utc(input.generated_at),
+        input.corpus.documents,
+        input.corpus.windows,
+        input.params.window,
+        input.params.step,
+        input.params.ngram,
+        input.check.max_distance,
+        input.check.min_passage_chars,
+        r.chars
+    );
+    if let Some(e) = &r.error {
+        let _ = write!(out, "<p class=\"overall\">This file could not be checked: {}</p>\n</header>\n", escape(e));
+        return finish(out);
+    }
+    let _ = write!(
+        out,
+        "<p class=\"overall\">Overall similarity <b>{}</b>: share of the suspect's characters (Han characters, letters, digits) \
+         inside passages copied from {} source document(s).</p>\n</header>\n",
+        percent(r.similarity),
+        r.sources.len()
+    );
+    if r.sources.is_empty() {
+        out += "<p>No source in the corpus was found.</p>\n";
+        return finish(out);
+    }
+    out += "<section id=\"sources\">\n<h2>Sources</h2>\n<table>\n<tr><th>#</th><th>Title and path</th>\
+            <th class=\"num\">Similarity</th><th class=\"num\">Source coverage</th><th class=\"num\">Passages</th></tr>\n";
+    for (i, s) in r.sources.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<tr><td>{n}</td><td><a href=\"#source-{n}\">{}</a><div class=\"path\">{}</div></td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&s.title),
+            escape(&s.path),
+            percent(s.similarity),
+            percent(s.source_coverage),
+            s.passages.len(),
+            n = i + 1
+        );
+    }
+    out += "</table>\n<p class=\"legend\"><span><mark>copied passage</mark></span>\
+            <span><span class=\"sub\">字</span> homophone or script change</span>\
+            <span><span class=\"edit\">字</span> typo, insertion or deletion</span></p>\n</section>\n";
+
+    let suspect: Vec<char> = input.suspect_text.chars().collect();
+    for (i, s) in r.sources.iter().enumerate() {
+        let source: Vec<char> = input.source_text(s.id).chars().collect();
+        let _ = write!(
+            out,
+            "<section class=\"source\" id=\"source-{n}\">\n<h2>{n}. {}</h2>\n<p class=\"path\">{} · similarity {} · source coverage {}</p>\n",
+            escape(&s.title),
+            escape(&s.path),
+            percent(s.similarity),
+            percent(s.source_coverage),
+            n = i + 1
+        );
+        for (j, p) in s.passages.iter().enumerate() {
+            let d = passage_diff(&suspect, &source, p);
+            let _ = write!(
+                out,
+                "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h3>Passage {}: suspect characters {}–{}, \
+                 source characters {}–{}, {} characters, distance {}</h3>\n<div class=\"pair\">\n",
+                i + 1,
+                j + 1,
+                j + 1,
+                p.suspect_start,
+                p.suspect_end,
+                p.source_start,
+                p.source_end,
+                p.suspect_end - p.suspect_start,
+                p.distance
+            );
+            side(&mut out, "Suspect", &suspect, p.suspect_start..p.suspect_end, &d.suspect);
+            side(&mut out, "Source", &source, p.source_start..p.source_end, &d.source);
+            out += "</div>\n</div>\n";
+        }
+        out += "</section>\n";
+    }
+    finish(out)
+}
+
+fn finish(mut out: String) -> String {
+    let _ = write!(
+        out,
+        "<footer>Made by Zhiwen {} from the files named above. Offsets count characters (Unicode scalar values) of the \
+         extracted texts, end exclusive. Distance: smallest Hamming distance (of 64 bits) between matching window \
+         fingerprints.</footer>\n</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    out
+}
+
+/// One side of a passage with its context, the passage marked and its differences shown.
+fn side(
+    out: &mut String,
+    label: &str,
+    text: &[char],
+    range: std::ops::Range<usize>,
+    marks: &[crate::engine::check::diff::Mark],
+) {
+    let (start, end) = (range.start.min(text.len()), range.end.min(text.len()));
+    let before = start.saturating_sub(CONTEXT);
+    let after = (end + CONTEXT).min(text.len());
+    let _ = write!(out, "<div class=\"side\"><h4>{label} {start}–{end}</h4><p class=\"text\">");
+    let piece = |a: usize, b: usize| -> String { escape(&text[a..b].iter().collect::<String>()) };
+    let _ =
+        write!(out, "<span class=\"ctx\">{}{}</span><mark>", if before > 0 { "…" } else { "" }, piece(before, start));
+    let mut at = start;
+    for m in marks.iter().filter(|m| m.start >= start && m.end <= end) {
+        if m.start < at {
+            continue;
+        }
+        out.push_str(&piece(at, m.start));
+        let class = match m.kind {
+            MarkKind::Substitution => "sub",
+            MarkKind::Edit => "edit",
+        };
+        let _ = write!(out, "<span class=\"{class}\">{}</span>", piece(m.start, m.end));
+        at = m.end;
+    }
+    out.push_str(&piece(at, end));
+    let _ = write!(
+        out,
+        "</mark><span class=\"ctx\">{}{}</span></p></div>\n",
+        piece(end, after),
+        if after < text.len() { "…" } else { "" }
+    );
+}
+
+/// The index page of a batch: one row per suspect, linking its report.
+pub fn index(entries: &[(String, &crate::SuspectReport)], generated_at: i64) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n<title>Zhiwen reports</title>\n\
+         <style>{STYLE}</style>\n</head>\n<body>\n<h1>指纹 Zhiwen — reports</h1>\n<p>{} suspects, generated {} UTC.</p>\n\
+         <table>\n<tr><th>Suspect</th><th class=\"num\">Similarity</th><th>Top source</th><th class=\"num\">Passages</th></tr>\n",
+        entries.len(),
+        format_utc(generated_at)
+    );
+    for (file, r) in entries {
+        let (top, passages) = match (&r.error, r.sources.first()) {
+            (Some(e), _) => (format!("error: {}", escape(e)), String::new()),
+            (None, Some(s)) => (escape(&s.title), s.passages.len().to_string()),
+            (None, None) => ("no source found".into(), "0".into()),
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"{}\">{}</a><div class=\"path\">{}</div></td><td class=\"num\">{}</td><td>{top}</td><td class=\"num\">{passages}</td></tr>",
+            escape(file),
+            escape(&super::file_name(&r.path)),
+            escape(&r.path),
+            if r.error.is_some() { String::new() } else { percent(r.similarity) }
+        );
+    }
+    out + "</table>\n</body>\n</html>\n"
+}
