@@ -187,9 +187,9 @@ fn side(
         at = m.end;
     }
     out.push_str(&piece(at, end));
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "</mark><span class=\"ctx\">{}{}</span></p></div>\n",
+        "</mark><span class=\"ctx\">{}{}</span></p></div>",
         piece(end, after),
         if after < text.len() { "…" } else { "" }
     );
