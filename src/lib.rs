@@ -22,6 +22,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bench;
 pub mod engine;
 mod error;
 pub mod eval;

@@ -62,6 +62,27 @@ pub enum Command {
     },
     /// Measure detection quality on generated pirated copies of real text (see README).
     Eval(EvalArgs),
+    /// Measure speed and scale; prints one JSON line per measurement (see README).
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// The evaluation data folder (layout of ../shared/data).
+    #[arg(long, default_value = "../shared/data", value_name = "DIR")]
+    pub data: PathBuf,
+    /// Index sizes to measure (stored fingerprints), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1000000,10000000")]
+    pub index_sizes: Vec<usize>,
+    /// Windows the check corpus is padded to.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub check_windows: usize,
+    /// Run only these measurements: import, index, check, open (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Folder for the temporary stores.
+    #[arg(long, default_value = std::env::temp_dir().into_os_string())]
+    pub scratch: PathBuf,
 }
 
 #[derive(clap::Args, Debug, Clone)]

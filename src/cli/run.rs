@@ -1,7 +1,7 @@
 //! Arguments → engine calls → output and exit code. The one place where CLI flags
 //! become engine options.
 
-use super::args::{Args, CheckArgs, Command, EvalArgs, FingerprintArgs};
+use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FingerprintArgs};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
@@ -39,6 +39,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::List { json }) => list(&db, json),
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
+        Some(Command::Bench(args)) => bench(args),
     }
 }
 
@@ -105,6 +106,13 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
         step: step.unwrap_or(d.step),
         ngram: ngram.unwrap_or(d.ngram),
     }
+}
+
+fn bench(args: BenchArgs) -> Result<ExitCode> {
+    let BenchArgs { data, index_sizes, check_windows, only, scratch } = args;
+    let opts = zhiwen::bench::BenchOptions { data, index_sizes, check_windows, only, scratch };
+    zhiwen::bench::run(&opts, &|line| println!("{line}"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
