@@ -80,9 +80,9 @@ pub struct BenchArgs {
     /// Run only these measurements: import, index, check, open (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
-    /// Folder for the temporary stores.
-    #[arg(long, default_value = std::env::temp_dir().into_os_string())]
-    pub scratch: PathBuf,
+    /// Folder for the temporary stores (default: the system's temporary folder).
+    #[arg(long, value_name = "DIR")]
+    pub scratch: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug, Clone)]
