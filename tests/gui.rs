@@ -24,17 +24,18 @@ impl eframe::egui::DroppedFile for Dropped {
 }
 
 fn app_harness(db: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
-    Harness::builder().with_size([1280.0, 800.0]).build_eframe(move |cc| {
-        zhiwen::gui::install_fonts(&cc.egui_ctx);
-        let mut app = ZhiwenApp::new(&cc.egui_ctx, db, Settings::default());
-        let corpus = corpus_dir();
-        app.dialogs = Arc::new(Box::new(move |d| match d {
-            Dialog::ImportFolder => Some(vec![corpus.clone()]),
-            Dialog::SaveReport => Some(vec![export.clone()]),
-            _ => None,
-        }));
-        app
-    })
+    // The worker wakes this context; the test steps frames itself, so it need not be the harness's.
+    let mut app = ZhiwenApp::new(&eframe::egui::Context::default(), db, Settings::default());
+    let corpus = corpus_dir();
+    app.dialogs = Arc::new(Box::new(move |d| match d {
+        Dialog::ImportFolder => Some(vec![corpus.clone()]),
+        Dialog::SaveReport => Some(vec![export.clone()]),
+        _ => None,
+    }));
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_context_setup(zhiwen::gui::install_fonts)
+        .build_ui_state(|ui, app: &mut ZhiwenApp| app.show(ui), app)
 }
 
 /// Steps frames until `done` holds; the engine works on other threads meanwhile.

@@ -8,4 +8,5 @@ mod cli;
 mod eval;
 #[cfg(feature = "gui")]
 mod gui;
+mod reliability;
 mod report;

@@ -24,6 +24,9 @@ pub enum Command {
         /// Never draw a progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Documents per transaction: a crash or cancel keeps every committed batch.
+        #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+        batch: u32,
     },
     /// Check suspect files or folders against the corpus.
     Check {
@@ -50,6 +53,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the store: SQLite's integrity check, and that every document has all its windows.
+    Doctor,
     /// Remove documents by id or by path.
     Remove {
         #[arg(required = true, value_name = "ID|PATH")]

@@ -32,7 +32,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
     match command {
         None => gui(&db, Vec::new()),
         Some(Command::Gui { paths }) => gui(&db, paths),
-        Some(Command::Import { paths, quiet }) => import(&db, &paths, quiet),
+        Some(Command::Import { paths, quiet, batch }) => import(&db, &paths, quiet, batch as usize),
+        Some(Command::Doctor) => doctor(&db),
         Some(Command::Check { paths, json, report, csv, pan, check }) => {
             check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check)
         }
@@ -64,7 +65,29 @@ fn gui(_db: &Path, _paths: Vec<PathBuf>) -> Result<ExitCode> {
     bail!("this build has no desktop app (built without the `gui` feature); see `zhiwen --help`")
 }
 
-fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
+fn doctor(db: &Path) -> Result<ExitCode> {
+    if !db.exists() {
+        bail!("no store at {}", db.display());
+    }
+    let corpus = open(db)?;
+    let problems = corpus.store().verify()?;
+    let stats = corpus.store().stats()?;
+    if corpus.index().len() as u64 != stats.windows {
+        eprintln!("the index holds {} windows, the store {}", corpus.index().len(), stats.windows);
+        return Ok(ExitCode::from(1));
+    }
+    for p in &problems {
+        eprintln!("problem: {p}");
+    }
+    if problems.is_empty() {
+        println!("ok: {} documents, {} windows, integrity check passed", stats.documents, stats.windows);
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<ExitCode> {
     let mut corpus = open(db)?;
     let cancel = Cancel::new();
     let on_ctrl_c = cancel.clone();
@@ -76,7 +99,8 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool) -> Result<ExitCode> {
         on_ctrl_c.cancel();
     });
     let bar = Bar::new(quiet);
-    let report: ImportReport = corpus.import(paths, &ImportOptions::default(), &|p| bar.update(p), &cancel)?;
+    let opts = ImportOptions { batch_files: batch, ..ImportOptions::default() };
+    let report: ImportReport = corpus.import(paths, &opts, &|p| bar.update(p), &cancel)?;
     bar.update(&zhiwen::Progress {
         stage: zhiwen::Stage::Done,
         files_done: 0,

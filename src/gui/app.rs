@@ -361,6 +361,17 @@ pub fn apply_theme(ctx: &egui::Context, theme: Theme) {
 
 impl eframe::App for ZhiwenApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, STORAGE_KEY, &self.settings);
+    }
+}
+
+impl ZhiwenApp {
+    /// One frame of the whole app. `eframe::App::ui` calls it; tests drive it directly.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.handle_events();
         self.shortcuts(&ctx);
@@ -391,9 +402,5 @@ impl eframe::App for ZhiwenApp {
         if self.busy() || self.checks_running > 0 {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, STORAGE_KEY, &self.settings);
     }
 }

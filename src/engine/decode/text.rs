@@ -8,6 +8,8 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 /// Share of replacement characters above which a decode is judged wrong rather than
 /// slightly damaged. Real GBK files with a stray byte stay far below it.
 const MAX_REPLACEMENT_SHARE: f64 = 0.01;
+/// Share of private-use characters above which a decode is judged to be noise.
+const MAX_PRIVATE_USE_SHARE: f64 = 0.05;
 /// Share of control characters (other than tab, CR, LF, FF) above which text is binary.
 const MAX_CONTROL_SHARE: f64 = 0.01;
 
@@ -40,11 +42,38 @@ pub fn decode_text_bytes(bytes: &[u8]) -> Result<Decoded, String> {
         }
         warnings.push(format!("{bad} undecodable byte sequence(s) replaced by U+FFFD ({})", encoding.name()));
     }
+    if encoding.is_single_byte() && !plausible_single_byte(&text) {
+        return Err(format!(
+            "undecodable: not valid UTF-8, GB18030 or Big5, and reads as noise in {}; \
+             the file is binary or in an unsupported encoding",
+            encoding.name()
+        ));
+    }
     let control = text.chars().filter(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')).count();
     if control as f64 / total as f64 > MAX_CONTROL_SHARE {
         return Err("binary file (control characters), not text".into());
     }
+    // Bytes read in the wrong encoding (or random bytes behind a BOM) land in the
+    // private-use area; real text almost never does.
+    let private = text.chars().filter(|&c| ('\u{e000}'..='\u{f8ff}').contains(&c)).count();
+    if private as f64 / total as f64 > MAX_PRIVATE_USE_SHARE {
+        return Err(format!("undecodable: the text read as {} is mostly unassigned characters", encoding.name()));
+    }
     Ok(Decoded { text, encoding: encoding.name(), warnings })
+}
+
+/// In a single-byte encoding every byte decodes to something, so broken bytes come out
+/// as symbol soup rather than errors. Real Western text in such an encoding is mostly
+/// ASCII letters, digits, spaces and punctuation with some accented letters.
+fn plausible_single_byte(text: &str) -> bool {
+    let (mut ascii, mut total) = (0usize, 0usize);
+    for c in text.chars() {
+        total += 1;
+        if c.is_ascii_alphanumeric() || c.is_ascii_whitespace() || c.is_ascii_punctuation() {
+            ascii += 1;
+        }
+    }
+    total == 0 || ascii * 10 >= total * 7
 }
 
 /// UTF-16 without a BOM shows as ASCII-range text with every other byte zero. Chinese
@@ -113,6 +142,20 @@ mod tests {
         let d = decode_text_bytes(&big5).unwrap();
         assert_eq!(d.text, long_traditional);
         assert_eq!(d.encoding, "Big5");
+    }
+
+    #[test]
+    fn broken_bytes_are_refused_and_latin1_text_is_kept() {
+        let mut broken = vec![0xfd, 0x80, 0x81];
+        broken.extend(std::iter::repeat_n([0xc3u8, 0x28, 0xa0, 0xa1, 0xe2, 0x28], 200).flatten());
+        assert!(decode_text_bytes(&broken).unwrap_err().contains("undecodable"));
+        // The same behind a UTF-16 byte-order mark.
+        let behind_bom = [&[0xff, 0xfe][..], &broken].concat();
+        assert!(decode_text_bytes(&behind_bom).unwrap_err().contains("undecodable"));
+        let (latin1, _, _) =
+            encoding_rs::WINDOWS_1252.encode("Le cœur a ses raisons que la raison ne connaît point. Déjà vu, café.");
+        let d = decode_text_bytes(&latin1).unwrap();
+        assert!(d.text.contains("connaît"), "{}", d.text);
     }
 
     #[test]

@@ -1,0 +1,143 @@
+//! Crash safety, cancel, hostile inputs and store problems, for real: child processes
+//! killed mid-import, files that are not what they claim.
+
+use crate::util::*;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `n` distinct documents made from the fixture chapters.
+fn many_files(dir: &Path, n: usize) -> std::path::PathBuf {
+    let works = dir.join("works");
+    std::fs::create_dir_all(&works).unwrap();
+    let chapters: Vec<String> =
+        std::fs::read_dir(corpus_dir()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    for i in 0..n {
+        let text = format!("第{i}篇\n{}", chapters[i % chapters.len()]);
+        std::fs::write(works.join(format!("{i:04}.txt")), text).unwrap();
+    }
+    works
+}
+
+fn doc_count(db: &Path) -> usize {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as usize
+}
+
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("zhiwen")
+}
+
+/// Starts an import of `works` in a child process and stops it with `signal` once some
+/// batches are committed.
+fn interrupt_import(db: &Path, works: &Path, signal: &str) -> std::process::Output {
+    let child = Command::new(bin())
+        .arg("--db")
+        .arg(db)
+        .args(["import", "--quiet", "--batch", "8"])
+        .arg(works)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while doc_count(db) < 16 {
+        assert!(start.elapsed() < Duration::from_secs(60), "import made no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn kill_9_mid_import_leaves_whole_documents_and_a_rerun_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 600);
+    let db = dir.path().join("corpus.sqlite");
+    let out = interrupt_import(&db, &works, "-9");
+    assert!(!out.status.success());
+    let kept = doc_count(&db);
+    assert!(kept > 0 && kept < 600, "killed mid-way: {kept}");
+    // Integrity, and every document with all its windows.
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+    assert_eq!(kept % 8, 0, "only whole batches: {kept}");
+    // The same import again completes the rest, without duplicates.
+    let rerun = zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(&works).output().unwrap();
+    assert!(rerun.status.success());
+    let summary = String::from_utf8_lossy(&rerun.stderr);
+    assert!(summary.contains(&format!("imported {}, replaced 0, unchanged {kept}, failed 0", 600 - kept)), "{summary}");
+    assert_eq!(doc_count(&db), 600);
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+}
+
+#[test]
+fn ctrl_c_stops_promptly_and_keeps_what_was_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 600);
+    let db = dir.path().join("corpus.sqlite");
+    let started = Instant::now();
+    let out = interrupt_import(&db, &works, "-INT");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("cancelled"), "{summary}");
+    assert_eq!(out.status.code(), Some(1));
+    let kept = doc_count(&db);
+    assert!(kept > 0 && kept < 600);
+    assert!(summary.contains(&format!("imported {kept},")), "the summary counts what was kept: {summary}");
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+}
+
+#[test]
+fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("batch");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::copy(corpus_dir().join("xiyouji_000.txt"), bad.join("good.txt")).unwrap();
+    std::fs::write(bad.join("binary.txt"), [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0, 0, 0]).unwrap();
+    std::fs::write(bad.join("empty.txt"), b"").unwrap();
+    let mut broken = vec![0xfd, 0x80, 0x81];
+    broken.extend(std::iter::repeat_n([0xc3u8, 0x28, 0xa0, 0xa1, 0xe2, 0x28], 200).flatten());
+    std::fs::write(bad.join("broken.txt"), &broken).unwrap();
+    std::fs::write(bad.join("broken-bom.txt"), [&[0xff, 0xfe][..], &broken].concat()).unwrap();
+    // A zip named .txt (a pirate's "epub"): binary.
+    std::fs::write(bad.join("fake.txt"), b"PK\x03\x04\x14\0\0\0\x08\0mimetypeapplication/epub+zip\0\0\0").unwrap();
+    // 2 GB: refused by its size before anything is read (sparse, so it costs no disk).
+    std::fs::File::create(bad.join("huge.txt")).unwrap().set_len(2 << 30).unwrap();
+    std::os::unix::fs::symlink(&bad, bad.join("loop")).unwrap();
+    let out = zhiwen(dir.path()).args(["import", "--quiet"]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 7"), "{summary}");
+    for (file, reason) in [
+        ("binary.txt", "binary file"),
+        ("empty.txt", "the file is empty"),
+        ("broken.txt", "undecodable"),
+        ("broken-bom.txt", "undecodable"),
+        ("fake.txt", "binary file"),
+        ("huge.txt", "over the 256 MiB limit"),
+        ("loop", "symbolic link loop"),
+    ] {
+        let line =
+            summary.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("no line for {file}: {summary}"));
+        assert!(line.contains(reason), "{file}: {line}");
+    }
+}
+
+#[test]
+fn a_corrupt_or_unwritable_store_gives_a_clear_message_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("corpus.sqlite");
+    std::fs::write(&db, b"this is not a database, it was overwritten by something else".repeat(100)).unwrap();
+    let out = zhiwen(dir.path()).arg("--db").arg(&db).arg("list").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot open the store") && err.contains("not a database"), "{err}");
+    assert!(!err.contains("panicked"));
+    // Untouched.
+    assert!(std::fs::read(&db).unwrap().starts_with(b"this is not a database"));
+
+    // A store in a folder that cannot be created.
+    let out = zhiwen(dir.path()).arg("--db").arg("/proc/zhiwen/corpus.sqlite").arg("list").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/proc/zhiwen"));
+}
