@@ -126,3 +126,110 @@ fn unreadable_suspects_show_their_error_and_the_language_switches() {
     h.get_by_label("导入文件夹…");
     h.get_by_label("检测文件…");
 }
+
+/// A harness with the fixture corpus imported (through the button and the stubbed dialog).
+fn imported_harness(dir: &Path) -> Harness<'static, ZhiwenApp> {
+    let mut h = app_harness(dir.join("corpus.sqlite"), dir.join("r.json"));
+    h.step();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 5 && a.import.is_none());
+    h
+}
+
+#[test]
+fn corpus_table_searches_sorts_and_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    // Search narrows the table to matching titles.
+    let search = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+    search.click();
+    search.type_text("灵根");
+    h.run_steps(3);
+    assert!(h.query_by_label("第一回　灵根育孕源流出　心性修持大道生").is_some());
+    assert!(h.query_by_label("第一回 甄士隐梦幻识通灵　贾雨村风尘怀闺秀").is_none());
+    h.state_mut().search.clear();
+    h.run_steps(2);
+    // Sorting by title, then the other way.
+    h.get_by_label("Title").click();
+    h.run_steps(2);
+    assert_eq!(h.state().sort, (zhiwen::gui::panels::corpus::SortBy::Title, true));
+    h.get_by_label("Title ▲").click();
+    h.run_steps(2);
+    assert_eq!(h.state().sort.1, false);
+    // Select a row and remove it.
+    h.get_by_label("第一回 甄士隐梦幻识通灵　贾雨村风尘怀闺秀").click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected_docs.len(), 1);
+    h.get_by_label("Remove selected (1)").click();
+    step_until(&mut h, "the removal", |a| a.corpus.docs.len() == 4);
+    assert!(h.query_by_label("第一回 甄士隐梦幻识通灵　贾雨村风尘怀闺秀").is_none());
+    h.get_by_label_contains("4 documents");
+}
+
+#[test]
+fn settings_apply_reset_and_theme() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    h.step();
+    h.get_by_label("Settings").click();
+    h.run_steps(5);
+    assert!(h.state().show_settings);
+    h.state_mut().draft.check.min_passage_chars = 120;
+    h.state_mut().draft.check.max_distance = 4;
+    h.get_by_label("Apply").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.check.min_passage_chars, 120);
+    assert_eq!(h.state().settings.check.max_distance, 4);
+    assert!(!h.state().show_settings);
+    // Reset to defaults, then apply.
+    h.get_by_label("Settings").click();
+    h.run_steps(5);
+    h.get_by_label("Reset to defaults").click();
+    h.get_by_label("Apply").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.check, zhiwen::CheckOptions::default());
+    // Theme toggle.
+    h.get_by_label("Dark").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.theme, zhiwen::gui::settings::Theme::Dark);
+    assert!(h.ctx.global_style().visuals.dark_mode);
+    h.get_by_label("Light").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.theme, zhiwen::gui::settings::Theme::Light);
+}
+
+/// Frame times while a large import runs in the background: a benchmark, not a test
+/// (`cargo test --test tests gui_frame_times -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn gui_frame_times_while_importing() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/zh-news-2018");
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = ZhiwenApp::new(&eframe::egui::Context::default(), dir.path().join("c.sqlite"), Settings::default());
+    app.dialogs = Arc::new(Box::new(move |_| Some(vec![data.clone()])));
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_context_setup(zhiwen::gui::install_fonts)
+        .build_ui_state(|ui, app: &mut ZhiwenApp| app.show(ui), app);
+    h.step();
+    h.get_by_label("Import folder…").click();
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while h.state().import.as_ref().is_none_or(|j| j.report.is_none()) && start.elapsed() < Duration::from_secs(120) {
+        let t = Instant::now();
+        h.step();
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    println!(
+        "{{\"bench\":\"gui-frames-while-importing\",\"frames\":{},\"median_ms\":{:.2},\"p99_ms\":{:.2},\"max_ms\":{:.2}}}",
+        times.len(),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0)
+    );
+}

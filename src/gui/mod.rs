@@ -8,7 +8,7 @@
 pub mod app;
 pub mod i18n;
 pub mod jobs;
-mod panels;
+pub mod panels;
 pub mod settings;
 mod text_view;
 

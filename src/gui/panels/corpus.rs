@@ -19,7 +19,10 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let tr = app.tr();
     egui::CentralPanel::default().show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.add(egui::TextEdit::singleline(&mut app.search).hint_text(tr.search).desired_width(320.0));
+            let label = ui.label(tr.find);
+            ui.add(egui::TextEdit::singleline(&mut app.search).hint_text(tr.search).desired_width(320.0))
+                .labelled_by(label.id)
+                .on_hover_text(tr.search);
             let n = app.selected_docs.len();
             if ui.add_enabled(n > 0, egui::Button::new(format!("{} ({n})", tr.remove_selected))).clicked() {
                 app.actions.push(Action::Remove(app.selected_docs.iter().copied().collect()));
