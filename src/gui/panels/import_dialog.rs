@@ -46,7 +46,7 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
                 ui.label(format!(
                     "{} {}  ·  {} {}  ·  {} {}  ·  {} {}  ·  {} {}",
                     report.imported.len(),
-                    tr.imported,
+                    tr.imported_count,
                     report.replaced.len(),
                     tr.replaced,
                     report.unchanged.len(),
