@@ -8,5 +8,6 @@ mod cli;
 mod eval;
 #[cfg(feature = "gui")]
 mod gui;
+mod mutations;
 mod reliability;
 mod report;

@@ -57,7 +57,10 @@ pub const WORD: u64 = 1 << 62;
 pub fn tokenize(text: &str) -> Vec<Token> {
     let mut out = Vec::with_capacity(text.len() / 3);
     let mut word = String::new();
-    let mut word_start = 0u32;
+    // The word being collected covers chars word_start..word_end: its end is the char after
+    // the last letter, digit or combining mark added, which matters when one char folds into
+    // several (㋀ → "1月": the word "1" ends where 月 begins, inside the same char).
+    let (mut word_start, mut word_end) = (0u32, 0u32);
     let push_word = |word: &mut String, start: u32, end: u32, out: &mut Vec<Token>| {
         if !word.is_empty() {
             out.push(Token { sym: xxh3_64(word.as_bytes()) | HASHED | WORD, start, end });
@@ -76,24 +79,28 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         }
         for f in folded.chars() {
             if let Some(sym) = han_symbol(f) {
-                push_word(&mut word, word_start, i, &mut out);
+                push_word(&mut word, word_start, word_end, &mut out);
                 out.push(Token { sym, start: i, end: i + 1 });
             } else if is_syllabic(f) {
-                push_word(&mut word, word_start, i, &mut out);
+                push_word(&mut word, word_start, word_end, &mut out);
                 out.push(Token { sym: HASHED | f as u64, start: i, end: i + 1 });
             } else if f.is_alphanumeric() {
                 if word.is_empty() {
                     word_start = i;
                 }
                 word.extend(f.to_lowercase());
-            } else if !is_combining(f) {
+                word_end = i + 1;
+            } else if is_combining(f) {
                 // Combining marks (e.g. from NFKC of accented letters) stay inside the word.
-                push_word(&mut word, word_start, i, &mut out);
+                if !word.is_empty() {
+                    word_end = i + 1;
+                }
+            } else {
+                push_word(&mut word, word_start, word_end, &mut out);
             }
         }
     }
-    let n = text.chars().count() as u32;
-    push_word(&mut word, word_start, n, &mut out);
+    push_word(&mut word, word_start, word_end, &mut out);
     out
 }
 
@@ -200,7 +207,19 @@ mod tests {
 
     #[test]
     fn total_on_odd_input() {
-        for s in ["", "   ", "\u{0}\u{fffd}\u{10ffff}", "é\u{301}", "ｶﾀｶﾅ한국어", "𠀀𪚥"] {
+        // ㋀ folds to "1月", ㍿ to 株式会社: one char, several tokens.
+        for s in [
+            "",
+            "   ",
+            "\u{0}\u{fffd}\u{10ffff}",
+            "é\u{301}",
+            "ｶﾀｶﾅ한국어",
+            "𠀀𪚥",
+            "㋀",
+            "a㋀b",
+            "㍿x",
+            "e\u{301}\u{301} ",
+        ] {
             let toks = tokenize(s);
             let n = s.chars().count() as u32;
             assert!(toks.iter().all(|t| t.start < t.end && t.end <= n), "{s:?}: {toks:?}");
