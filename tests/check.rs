@@ -88,3 +88,81 @@ fn a_folder_of_suspects_is_checked_file_by_file() {
     let found = suspects.iter().filter(|s| !s["sources"].as_array().unwrap().is_empty()).count();
     assert_eq!(found, 4);
 }
+
+/// A chapter as a pirate site serves it: GBK, navigation, ads, footer.
+fn pirate_page(chapter: &str) -> Vec<u8> {
+    let mut page = String::from(
+        "<!DOCTYPE html><html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=gbk\">\
+         <script>document.write('ad')</script></head><body><div class=\"nav\">笔趣阁 > 西游记</div><div id=\"content\">",
+    );
+    for line in chapter.lines().filter(|l| !l.trim().is_empty()) {
+        page += &format!("<p>{line}</p><div class=\"ads\">天才一秒记住本站地址</div>");
+    }
+    page += "</div><div class=\"footer\">本站所有小说均来自网络</div></body></html>";
+    encoding_rs::GBK.encode(&page).0.into_owned()
+}
+
+#[test]
+fn a_pirate_site_html_page_finds_its_source_with_offsets_into_the_extracted_text() {
+    let dir = imported();
+    let chapter = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    let page = dir.path().join("第一回.html");
+    std::fs::write(&page, pirate_page(&chapter)).unwrap();
+    let (json, code) = check_json(dir.path(), std::slice::from_ref(&page));
+    assert_eq!(code, 0);
+    let s = &json["suspects"][0];
+    let top = &s["sources"][0];
+    assert!(top["path"].as_str().unwrap().ends_with("xiyouji_000.txt"));
+    assert!(
+        s["similarity"].as_f64().unwrap() > 0.95,
+        "ads and navigation are not in the extracted text: {}",
+        s["similarity"]
+    );
+    let extracted = read_text(&page);
+    assert!(!extracted.contains("天才一秒") && !extracted.contains("笔趣阁"));
+    for p in top["passages"].as_array().unwrap() {
+        let a = chars(&extracted, p["suspect_start"].as_u64().unwrap(), p["suspect_end"].as_u64().unwrap());
+        let b = chars(&chapter, p["source_start"].as_u64().unwrap(), p["source_end"].as_u64().unwrap());
+        assert_eq!(a.trim(), b.trim());
+    }
+}
+
+#[test]
+fn epub_and_docx_works_are_imported_and_found() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let chapter = read_text(&corpus_dir().join("sanguoyanyi_001.txt"));
+    let works = dir.path().join("works");
+    std::fs::create_dir_all(&works).unwrap();
+    let zip = |entries: &[(&str, String)]| {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, content) in entries {
+            w.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+            w.write_all(content.as_bytes()).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    };
+    let paragraphs: String = chapter.lines().map(|l| format!("<w:p><w:r><w:t>{l}</w:t></w:r></w:p>")).collect();
+    std::fs::write(
+        works.join("chapter.docx"),
+        zip(&[("word/document.xml", format!("<w:document xmlns:w=\"w\"><w:body>{paragraphs}</w:body></w:document>"))]),
+    )
+    .unwrap();
+    let html: String = chapter.lines().map(|l| format!("<p>{l}</p>")).collect();
+    std::fs::write(
+        works.join("book.epub"),
+        zip(&[
+            ("mimetype", "application/epub+zip".into()),
+            ("META-INF/container.xml", r#"<container><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>"#.into()),
+            ("c.opf", r#"<package><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>"#.into()),
+            ("a.xhtml", format!("<html><body>{html}</body></html>")),
+        ]),
+    )
+    .unwrap();
+    zhiwen(dir.path()).args(["import", "--quiet"]).arg(&works).assert().success();
+    let (json, _) = check_json(dir.path(), &[suspect("traditional_sanguoyanyi_001.txt")]);
+    let found: Vec<&str> =
+        json["suspects"][0]["sources"].as_array().unwrap().iter().map(|s| s["path"].as_str().unwrap()).collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().any(|p| p.ends_with("chapter.docx")) && found.iter().any(|p| p.ends_with("book.epub")));
+}

@@ -165,6 +165,22 @@ pub fn ads(text: &str, rng: &mut fastrand::Rng) -> String {
     out
 }
 
+/// The chapter as a pirate site serves it: a GBK page with navigation, an ad after most
+/// paragraphs, a footer and scripts.
+pub fn html_page(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut page = String::from(
+        "<!DOCTYPE html><html><head><meta charset=\"gbk\"><title>笔趣阁</title><script>var a=1;</script></head>\
+         <body><div class=\"header\">笔趣阁 首页 排行榜</div><div class=\"breadcrumb\">首页 &gt; 古典名著</div><div id=\"content\">",
+    );
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        page += &format!("<p>{}</p>\n", line.replace('&', "&amp;").replace('<', "&lt;"));
+        if rng.f64() < 0.5 {
+            page += &format!("<div class=\"ads\">{}</div>\n", ADS[rng.usize(..ADS.len())]);
+        }
+    }
+    page + "</div><div class=\"footer\">本站所有小说均来自网络</div></body></html>"
+}
+
 /// Simplified → traditional script (phrase-aware, MIT-licensed tables).
 pub fn traditional(text: &str) -> String {
     character_converter::simplified_to_traditional(text).into_owned()

@@ -4,12 +4,16 @@
 //! returns [`Decoded`]: the text every later step works on, and from which all character
 //! offsets in reports are counted. For plain text the extracted text is the decoded file
 //! content, unchanged (line breaks included). Other formats (HTML, EPUB, DOCX, PDF) plug
-//! in here as further extractors.
+//! in here as further extractors: `html` (pages, with a real parser), `archive` (EPUB
+//! chapters in spine order, DOCX paragraphs; zip bombs refused). The extension picks the
+//! extractor; an unknown extension is sniffed from the content. PDF is not read yet.
 //!
 //! Every failure is an [`Error::Decode`] naming the file and the reason in words a user
 //! understands; decoders never panic on hostile bytes (and the importer still catches a
 //! panic per file, in case one does).
 
+mod archive;
+mod html;
 mod text;
 
 use crate::{Error, Result};
@@ -23,7 +27,52 @@ pub use text::decode_text_bytes;
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Extensions imported when walking a folder. Files named explicitly are always tried.
-pub const FOLDER_EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown"];
+pub const FOLDER_EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx"];
+
+/// What a file holds, from its extension or, failing that, its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Text,
+    Html,
+    Epub,
+    Docx,
+    Pdf,
+}
+
+fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    Ok(match ext.as_deref() {
+        Some("txt" | "text" | "md" | "markdown") => Format::Text,
+        Some("html" | "htm" | "xhtml") => Format::Html,
+        Some("epub") => Format::Epub,
+        Some("docx") => Format::Docx,
+        Some("pdf") => Format::Pdf,
+        _ => sniff(bytes)?,
+    })
+}
+
+fn sniff(bytes: &[u8]) -> Result<Format, String> {
+    if bytes.starts_with(b"%PDF-") {
+        return Ok(Format::Pdf);
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        let head = &bytes[..bytes.len().min(64 * 1024)];
+        let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
+        return if has(b"word/document.xml") {
+            Ok(Format::Docx)
+        } else if has(b"application/epub+zip") || has(b"META-INF/container.xml") {
+            Ok(Format::Epub)
+        } else {
+            Err("a zip archive that is neither EPUB nor DOCX".into())
+        };
+    }
+    let start = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]).to_ascii_lowercase();
+    let start = start.trim_start_matches('\u{feff}').trim_start();
+    if start.starts_with("<!doctype html") || start.starts_with("<html") || start.contains("<body") {
+        return Ok(Format::Html);
+    }
+    Ok(Format::Text)
+}
 
 #[derive(Clone, Debug)]
 pub struct Decoded {
@@ -45,7 +94,23 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
     if bytes.is_empty() {
         return Err(Error::decode(path, "the file is empty"));
     }
-    let decoded = decode_text_bytes(bytes).map_err(|reason| Error::decode(path, reason))?;
+    let fail = |reason: String| Error::decode(path, reason);
+    let decoded = match format_of(path, bytes).map_err(fail)? {
+        Format::Text => decode_text_bytes(bytes).map_err(fail)?,
+        Format::Html => {
+            let (text, encoding) = html::decode_html(bytes).map_err(fail)?;
+            Decoded { text, encoding, warnings: Vec::new() }
+        }
+        Format::Epub => {
+            Decoded { text: archive::epub_text(bytes).map_err(fail)?, encoding: "EPUB", warnings: Vec::new() }
+        }
+        Format::Docx => {
+            Decoded { text: archive::docx_text(bytes).map_err(fail)?, encoding: "DOCX", warnings: Vec::new() }
+        }
+        Format::Pdf => {
+            return Err(fail("PDF is not read yet: save the document as text, HTML, EPUB or DOCX".into()));
+        }
+    };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
         return Err(Error::decode(path, "the file has no text (no letters, digits or Han characters)"));
     }
@@ -101,6 +166,34 @@ mod tests {
     fn title_is_first_non_empty_line() {
         assert_eq!(title_of("\u{feff}\n\n  第一回 宴桃园豪杰三结义  \n正文"), "第一回 宴桃园豪杰三结义");
         assert_eq!(title_of(""), "");
+    }
+
+    #[test]
+    fn formats_by_extension_and_by_content() {
+        let page = "<!DOCTYPE html><html><body><nav>目录</nav><p>滚滚长江东逝水</p></body></html>";
+        for name in ["a.html", "a.htm", "page.unknown"] {
+            assert_eq!(decode_bytes(Path::new(name), page.as_bytes()).unwrap().text, "滚滚长江东逝水\n", "{name}");
+        }
+        // A .txt stays text, markup included: offsets count in the file as it is.
+        assert!(decode_bytes(Path::new("a.txt"), page.as_bytes()).unwrap().text.contains("<nav>"));
+        let epub = archive::tests::epub();
+        for name in ["book.epub", "book.bin"] {
+            assert!(decode_bytes(Path::new(name), &epub).unwrap().text.starts_with("第一回\n"), "{name}");
+        }
+        let docx = archive::tests::docx();
+        assert_eq!(decode_bytes(Path::new("doc.docx"), &docx).unwrap().encoding, "DOCX");
+        assert!(decode_bytes(Path::new("noext"), &docx).unwrap().text.contains("浪花淘尽英雄"));
+        let pdf = decode_bytes(Path::new("x.pdf"), b"%PDF-1.7 ...").unwrap_err().to_string();
+        assert!(pdf.contains("x.pdf") && pdf.contains("PDF is not read yet"), "{pdf}");
+        let zip = archive::tests::zip_of(&[("photo.jpg", "x")]);
+        assert!(decode_bytes(Path::new("x.zip"), &zip).unwrap_err().to_string().contains("neither EPUB nor DOCX"));
+        // A fake EPUB (not a zip at all).
+        assert!(
+            decode_bytes(Path::new("fake.epub"), b"PK\x03\x04garbage")
+                .unwrap_err()
+                .to_string()
+                .contains("not a valid EPUB")
+        );
     }
 
     #[test]

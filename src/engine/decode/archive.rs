@@ -1,0 +1,231 @@
+//! Zip-based formats: EPUB (chapters in spine order) and DOCX (paragraphs of
+//! `word/document.xml`). Archives are untrusted: the number of entries and the bytes
+//! unpacked are capped before and while reading, so a zip bomb is refused with a message.
+
+use super::html::decode_html;
+use quick_xml::events::Event;
+use std::io::{Cursor, Read};
+
+/// Entries an archive may have.
+pub const MAX_ENTRIES: usize = 20_000;
+/// Bytes an archive may unpack to, in all.
+pub const MAX_UNPACKED: u64 = 256 * 1024 * 1024;
+
+struct Archive {
+    zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+    unpacked: u64,
+}
+
+impl Archive {
+    fn open(bytes: &[u8], what: &str) -> Result<Archive, String> {
+        let zip = zip::ZipArchive::new(Cursor::new(bytes.to_vec()))
+            .map_err(|e| format!("not a valid {what} (the zip container is damaged: {e})"))?;
+        if zip.len() > MAX_ENTRIES {
+            return Err(format!("{what} has {} entries, over the limit of {MAX_ENTRIES}", zip.len()));
+        }
+        Ok(Archive { zip, unpacked: 0 })
+    }
+
+    fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>, String> {
+        let mut entry = match self.zip.by_name(name) {
+            Ok(e) => e,
+            Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+            Err(e) => return Err(format!("cannot read {name} in the archive: {e}")),
+        };
+        let budget = MAX_UNPACKED - self.unpacked;
+        if entry.size() > budget {
+            return Err(format!("the archive unpacks to over {} MiB (a zip bomb?)", MAX_UNPACKED >> 20));
+        }
+        let mut out = Vec::new();
+        // Declared sizes can lie: cap what is actually inflated too.
+        (&mut entry).take(budget + 1).read_to_end(&mut out).map_err(|e| format!("cannot unpack {name}: {e}"))?;
+        self.unpacked += out.len() as u64;
+        if self.unpacked > MAX_UNPACKED {
+            return Err(format!("the archive unpacks to over {} MiB (a zip bomb?)", MAX_UNPACKED >> 20));
+        }
+        Ok(Some(out))
+    }
+}
+
+fn local(name: &str) -> &str {
+    name.rsplit(':').next().unwrap_or(name)
+}
+
+fn attr(e: &quick_xml::events::BytesStart, key: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| local(a.key.as_ref()) == key)
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
+/// The text of an EPUB: its spine's documents in order, separated by blank lines.
+pub fn epub_text(bytes: &[u8]) -> Result<String, String> {
+    let mut ar = Archive::open(bytes, "EPUB")?;
+    let container = ar.read("META-INF/container.xml")?.ok_or("not a valid EPUB (no META-INF/container.xml)")?;
+    let mut opf_path = None;
+    each_start(&container, |e| {
+        if local(e.name().as_ref()) == "rootfile" {
+            opf_path = opf_path.take().or_else(|| attr(e, "full-path"));
+        }
+    })?;
+    let opf_path = opf_path.ok_or("not a valid EPUB (no rootfile in container.xml)")?;
+    let opf = ar.read(&opf_path)?.ok_or_else(|| format!("not a valid EPUB ({opf_path} is missing)"))?;
+    let base = opf_path.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+    let (mut items, mut spine) = (std::collections::HashMap::new(), Vec::new());
+    each_start(&opf, |e| match local(e.name().as_ref()) {
+        "item" => {
+            if let (Some(id), Some(href)) = (attr(e, "id"), attr(e, "href")) {
+                items.insert(id, href);
+            }
+        }
+        "itemref" => spine.extend(attr(e, "idref")),
+        _ => {}
+    })?;
+    let mut text = String::new();
+    for idref in spine {
+        let Some(href) = items.get(&idref) else { continue };
+        let path = format!("{base}{}", href.split('#').next().unwrap_or(href));
+        let Some(page) = ar.read(&path)? else { continue };
+        let (chapter, _) = decode_html(&page)?;
+        if !chapter.trim().is_empty() {
+            text.push_str(&chapter);
+            text.push('\n');
+        }
+    }
+    Ok(text)
+}
+
+/// The text of a DOCX: one line per paragraph of `word/document.xml`.
+pub fn docx_text(bytes: &[u8]) -> Result<String, String> {
+    let mut ar = Archive::open(bytes, "DOCX")?;
+    let xml = ar.read("word/document.xml")?.ok_or("not a valid DOCX (no word/document.xml)")?;
+    let mut reader = quick_xml::Reader::from_reader(xml.as_slice());
+    let mut buf = Vec::new();
+    let (mut text, mut in_text) = (String::new(), false);
+    loop {
+        match reader.read_event_into(&mut buf).map_err(|e| format!("damaged word/document.xml: {e}"))? {
+            Event::Start(e) if local(e.name().as_ref()) == "t" => in_text = true,
+            Event::End(e) => match local(e.name().as_ref()) {
+                "t" => in_text = false,
+                "p" => text.push('\n'),
+                _ => {}
+            },
+            Event::Empty(e) => match local(e.name().as_ref()) {
+                "tab" => text.push('\t'),
+                "br" | "cr" => text.push('\n'),
+                _ => {}
+            },
+            Event::Text(t) if in_text => text.push_str(&t.xml10_content()),
+            Event::GeneralRef(r) if in_text => text.push_str(&resolve_entity(&r.xml10_content())),
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    Ok(text)
+}
+
+/// `amp` → `&`, `#x4E00` → `一`; unknown entities are kept as written.
+fn resolve_entity(name: &str) -> String {
+    let c = match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        n if n.starts_with("#x") || n.starts_with("#X") => {
+            u32::from_str_radix(&n[2..], 16).ok().and_then(char::from_u32)
+        }
+        n if n.starts_with('#') => n[1..].parse().ok().and_then(char::from_u32),
+        _ => None,
+    };
+    c.map_or_else(|| format!("&{name};"), String::from)
+}
+
+/// Calls `f` for every start or empty element of an XML document.
+fn each_start(xml: &[u8], mut f: impl FnMut(&quick_xml::events::BytesStart)) -> Result<(), String> {
+    let mut reader = quick_xml::Reader::from_reader(xml);
+    let mut buf = Vec::new();
+    loop {
+        match reader.read_event_into(&mut buf).map_err(|e| format!("damaged XML in the archive: {e}"))? {
+            Event::Start(e) | Event::Empty(e) => f(&e),
+            Event::Eof => return Ok(()),
+            _ => {}
+        }
+        buf.clear();
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+
+    /// A zip with the given (name, content) entries.
+    pub fn zip_of(entries: &[(&str, &str)]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, content) in entries {
+            w.start_file(*name, SimpleFileOptions::default()).unwrap();
+            w.write_all(content.as_bytes()).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    pub fn epub() -> Vec<u8> {
+        zip_of(&[
+            ("mimetype", "application/epub+zip"),
+            (
+                "META-INF/container.xml",
+                r#"<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#,
+            ),
+            (
+                "OEBPS/content.opf",
+                r#"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf"><manifest><item id="c2" href="text/ch2.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>"#,
+            ),
+            ("OEBPS/text/ch1.xhtml", "<html><body><h1>第一回</h1><p>滚滚长江东逝水，浪花淘尽英雄。</p></body></html>"),
+            ("OEBPS/text/ch2.xhtml", "<html><body><h1>第二回</h1><p>是非成败转头空，青山依旧在。</p></body></html>"),
+        ])
+    }
+
+    pub fn docx() -> Vec<u8> {
+        zip_of(&[(
+            "word/document.xml",
+            r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>第一回</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">滚滚长江&amp;东逝水，</w:t></w:r><w:r><w:t>浪花淘尽英雄。</w:t></w:r></w:p></w:body></w:document>"#,
+        )])
+    }
+
+    #[test]
+    fn epub_chapters_come_in_spine_order() {
+        assert_eq!(
+            epub_text(&epub()).unwrap(),
+            "第一回\n滚滚长江东逝水，浪花淘尽英雄。\n\n第二回\n是非成败转头空，青山依旧在。\n\n"
+        );
+    }
+
+    #[test]
+    fn docx_paragraphs_and_runs() {
+        assert_eq!(docx_text(&docx()).unwrap(), "第一回\n滚滚长江&东逝水，浪花淘尽英雄。\n");
+    }
+
+    #[test]
+    fn damaged_and_fake_archives_are_refused_with_a_reason() {
+        assert!(epub_text(b"PK\x03\x04 not really a zip").unwrap_err().contains("not a valid EPUB"));
+        assert!(docx_text(&zip_of(&[("a.txt", "x")])).unwrap_err().contains("no word/document.xml"));
+    }
+
+    #[test]
+    fn a_zip_bomb_is_refused() {
+        // 300 MiB of zeros deflate to a few hundred kB.
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let opts = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        w.start_file("word/document.xml", opts).unwrap();
+        let zeros = vec![b' '; 1 << 20];
+        for _ in 0..300 {
+            w.write_all(&zeros).unwrap();
+        }
+        let bomb = w.finish().unwrap().into_inner();
+        assert!(bomb.len() < 2 << 20, "{}", bomb.len());
+        assert!(docx_text(&bomb).unwrap_err().contains("zip bomb"));
+    }
+}
