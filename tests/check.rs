@@ -166,3 +166,18 @@ fn epub_and_docx_works_are_imported_and_found() {
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found.iter().any(|p| p.ends_with("chapter.docx")) && found.iter().any(|p| p.ends_with("book.epub")));
 }
+
+#[test]
+fn a_cjk_pdf_is_read_through_its_cid_fonts_and_found() {
+    // Printed from the first 1,500 characters of the chapter by headless Chromium: CID fonts
+    // with ToUnicode maps, as real PDFs have.
+    let pdf = fixtures().join("formats/xiyouji_000_start.pdf");
+    let text = read_text(&pdf);
+    assert!(text.contains("盖闻天地之数，有十二万九千六百岁为一元"), "Kangxi radicals folded: {}", &text[..200]);
+    let dir = imported();
+    let (json, code) = check_json(dir.path(), &[pdf]);
+    assert_eq!(code, 0);
+    let top = &json["suspects"][0]["sources"][0];
+    assert!(top["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{top}");
+    assert!(json["suspects"][0]["similarity"].as_f64().unwrap() > 0.9);
+}
