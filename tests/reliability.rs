@@ -104,10 +104,23 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
     // 2 GB: refused by its size before anything is read (sparse, so it costs no disk).
     std::fs::File::create(bad.join("huge.txt")).unwrap().set_len(2 << 30).unwrap();
     std::os::unix::fs::symlink(&bad, bad.join("loop")).unwrap();
+    // A fake EPUB, and a DOCX that unpacks to 300 MiB (a zip bomb of a few hundred kB).
+    std::fs::write(bad.join("fake.epub"), b"PK\x03\x04 this is not a zip archive at all").unwrap();
+    {
+        use std::io::Write;
+        let mut w = zip::ZipWriter::new(std::fs::File::create(bad.join("bomb.docx")).unwrap());
+        let deflated = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        w.start_file("word/document.xml", deflated).unwrap();
+        let spaces = vec![b' '; 1 << 20];
+        for _ in 0..300 {
+            w.write_all(&spaces).unwrap();
+        }
+        w.finish().unwrap();
+    }
     let out = zhiwen(dir.path()).args(["import", "--quiet"]).arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let summary = String::from_utf8_lossy(&out.stderr);
-    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 7"), "{summary}");
+    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 9"), "{summary}");
     for (file, reason) in [
         ("binary.txt", "binary file"),
         ("empty.txt", "the file is empty"),
@@ -116,6 +129,8 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
         ("fake.txt", "binary file"),
         ("huge.txt", "over the 256 MiB limit"),
         ("loop", "symbolic link loop"),
+        ("fake.epub", "not a valid EPUB"),
+        ("bomb.docx", "zip bomb"),
     ] {
         let line =
             summary.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("no line for {file}: {summary}"));

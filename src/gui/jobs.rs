@@ -57,7 +57,7 @@ pub type DialogOpener = Box<dyn Fn(Dialog) -> Option<Vec<PathBuf>> + Send + Sync
 pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
     let d = rfd::FileDialog::new();
     match dialog {
-        Dialog::ImportFiles => d.add_filter("Text", &["txt", "text", "md", "markdown"]).pick_files(),
+        Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
         Dialog::CheckFiles => d.pick_files(),
         Dialog::SaveReport => d
