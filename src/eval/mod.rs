@@ -249,6 +249,14 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
         passages: None,
         originals: vec![original.to_string()],
     };
+    // A negative: no true source; its own text is the original for the shared-text check.
+    let negative = |path: &str, text: String| Case {
+        name: short(path),
+        originals: vec![text.clone()],
+        text: Ok(text),
+        sources: BTreeSet::new(),
+        passages: None,
+    };
     let mut cases = Vec::new();
     for i in 0..n {
         let case = match kind.name {
@@ -331,37 +339,15 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     originals,
                 }
             }
-            "negative-news" => {
-                let Some(p) = texts.news.get(rng.usize(..texts.news.len().max(1))) else { continue };
+            "negative-news" | "hard-negative-sequels" => {
+                let list = if kind.name == "negative-news" { &texts.news } else { &texts.sequels };
+                let Some(p) = list.get(rng.usize(..list.len().max(1))) else { continue };
                 let Some((path, text)) = read(p) else { continue };
-                Case {
-                    name: short(&path),
-                    originals: vec![text.clone()],
-                    text: Ok(text),
-                    sources: BTreeSet::new(),
-                    passages: None,
-                }
-            }
-            "hard-negative-sequels" => {
-                let Some(p) = texts.sequels.get(rng.usize(..texts.sequels.len().max(1))) else { continue };
-                let Some((path, text)) = read(p) else { continue };
-                Case {
-                    name: short(&path),
-                    originals: vec![text.clone()],
-                    text: Ok(text),
-                    sources: BTreeSet::new(),
-                    passages: None,
-                }
+                negative(&path, text)
             }
             "hard-negative-same-novel" => {
                 let Some((path, text)) = texts.held_out.get(i) else { continue };
-                Case {
-                    name: short(path),
-                    text: Ok(text.clone()),
-                    sources: BTreeSet::new(),
-                    passages: None,
-                    originals: vec![text.clone()],
-                }
+                negative(path, text.clone())
             }
             _ => unreachable!("unknown kind {}", kind.name),
         };
