@@ -111,6 +111,23 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
     Ok(())
 }
 
+/// Looks every fingerprint up on all threads; returns the number of hits.
+fn hits_on_all_threads(index: &crate::engine::index::Index, queries: &[u64], k: u32) -> usize {
+    queries
+        .par_chunks(4096)
+        .map(|c| {
+            let mut out = Vec::new();
+            c.iter()
+                .map(|&q| {
+                    out.clear();
+                    index.query(q, k, &mut out);
+                    out.len()
+                })
+                .sum::<usize>()
+        })
+        .sum()
+}
+
 /// Random fingerprints, and queries each with one planted neighbour at distance 0..=3.
 fn planted(n: usize, queries: usize, seed: u64) -> (Vec<u64>, Vec<u64>) {
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -146,19 +163,7 @@ fn index_bench(n: usize, emit: &dyn Fn(serde_json::Value)) {
     }
     let one = queries.len() as f64 / started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let hits_par: usize = queries
-        .par_chunks(1024)
-        .map(|c| {
-            let mut out = Vec::new();
-            c.iter()
-                .map(|&q| {
-                    out.clear();
-                    index.query(q, 3, &mut out);
-                    out.len()
-                })
-                .sum::<usize>()
-        })
-        .sum();
+    let hits_par = hits_on_all_threads(&index, &queries, 3);
     let all = queries.len() as f64 / started.elapsed().as_secs_f64();
     assert_eq!(hits, hits_par);
     let brute_queries = (2_000_000_000 / n).clamp(5, 2000);
@@ -222,19 +227,7 @@ fn check_bench(store: &Path, windows: usize, classics: &Path, emit: &dyn Fn(serd
     let (_, fps) = crate::engine::simhash::query_fingerprints(&tokens, &params);
     let fingerprint_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let hits: usize = fps
-        .par_chunks(4096)
-        .map(|c| {
-            let mut out = Vec::new();
-            c.iter()
-                .map(|&q| {
-                    out.clear();
-                    index.query(q, opts.max_distance, &mut out);
-                    out.len()
-                })
-                .sum::<usize>()
-        })
-        .sum();
+    let hits = hits_on_all_threads(&index, &fps, opts.max_distance);
     let lookup_s = t.elapsed().as_secs_f64();
     emit(json!({
         "bench": "check", "corpus_windows": index.len(), "real_windows": real, "suspect_chars": report.chars,

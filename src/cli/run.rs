@@ -100,15 +100,8 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<Exi
     });
     let bar = Bar::new(quiet);
     let opts = ImportOptions { batch_files: batch, ..ImportOptions::default() };
+    // The engine's last progress (Stage::Done) clears the bar.
     let report: ImportReport = corpus.import(paths, &opts, &|p| bar.update(p), &cancel)?;
-    bar.update(&zhiwen::Progress {
-        stage: zhiwen::Stage::Done,
-        files_done: 0,
-        files_total: 0,
-        bytes_done: 0,
-        bytes_total: 0,
-        current: None,
-    });
     eprint!("{}", render::import_summary(&report));
     Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -188,7 +181,7 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, outputs: &Outputs, args: 
         .failed
         .iter()
         .map(|(path, reason)| zhiwen::engine::corpus::Checked {
-            report: zhiwen::SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display())),
+            report: zhiwen::SuspectReport::unreadable(path, reason),
             text: None,
         })
         .collect();

@@ -184,7 +184,8 @@ pub(crate) fn import_into(
         }
         let prepared: Vec<Prepared> = files[start..end]
             .par_iter()
-            .map(|path| {
+            .zip(&sizes[start..end])
+            .map(|(path, &size)| {
                 if cancel.is_cancelled() {
                     return None;
                 }
@@ -208,7 +209,7 @@ pub(crate) fn import_into(
                     ),
                 };
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let b = bytes_done.fetch_add(std::fs::metadata(path).map_or(0, |m| m.len()), Ordering::Relaxed);
+                let b = bytes_done.fetch_add(size, Ordering::Relaxed) + size;
                 // Progress at most every 50 ms, and always for the last file.
                 let mut last = last_sent.lock().unwrap();
                 if last.elapsed().as_millis() >= 50 || n == files.len() {

@@ -222,7 +222,7 @@ fn check_batch(checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: 
     let mut walk = ImportReport::default();
     let files = collect_files(&paths, &mut walk);
     for (path, reason) in walk.failed {
-        let report = SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display()));
+        let report = SuspectReport::unreadable(&path, &reason);
         emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
     }
     for file in files {

@@ -16,7 +16,7 @@ pub mod diff;
 
 use crate::Result;
 use crate::engine::index::{Index, IndexHit};
-use crate::engine::normalize::{Token, tokenize};
+use crate::engine::normalize::{Token, token_chars, tokenize};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
 use crate::engine::window;
@@ -74,6 +74,11 @@ pub struct SuspectReport {
 impl SuspectReport {
     pub fn failed(path: String, error: String) -> SuspectReport {
         SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new() }
+    }
+
+    /// A suspect that could not even be listed (walking its folder failed).
+    pub fn unreadable(path: &std::path::Path, reason: &str) -> SuspectReport {
+        SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display()))
     }
 }
 
@@ -138,7 +143,7 @@ pub fn check_text(
         }
         let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
             .into_iter()
-            .filter(|p| counted_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
+            .filter(|p| token_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
             .collect();
         if passages.is_empty() {
             continue;
@@ -199,10 +204,6 @@ fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u3
     by_doc
 }
 
-fn counted_chars(tokens: &[Token]) -> u64 {
-    crate::engine::normalize::token_chars(tokens)
-}
-
 /// Which tokens of a text are covered by passages, measured in counted characters.
 struct Coverage<'a> {
     tokens: &'a [Token],
@@ -221,7 +222,7 @@ impl<'a> Coverage<'a> {
         self.share()
     }
     fn share(&self) -> f64 {
-        let total = counted_chars(self.tokens);
+        let total = token_chars(self.tokens);
         if total == 0 {
             return 0.0;
         }

@@ -105,28 +105,14 @@ impl Store {
     }
 
     pub fn documents(&self) -> Result<Vec<DocumentInfo>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, path, title, byte_size, content_hash, chars, windows, imported_at, encoding
-             FROM documents ORDER BY id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(DocumentInfo {
-                id: r.get(0)?,
-                path: r.get(1)?,
-                title: r.get(2)?,
-                byte_size: r.get(3)?,
-                content_hash: r.get(4)?,
-                chars: r.get(5)?,
-                windows: r.get(6)?,
-                imported_at: r.get(7)?,
-                encoding: r.get(8)?,
-            })
-        })?;
+        let mut stmt = self.conn.prepare(&format!("SELECT {INFO_COLUMNS} FROM documents ORDER BY id"))?;
+        let rows = stmt.query_map([], info_of_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     pub fn document(&self, id: u32) -> Result<Option<DocumentInfo>> {
-        Ok(self.documents()?.into_iter().find(|d| d.id == id))
+        let mut stmt = self.conn.prepare_cached(&format!("SELECT {INFO_COLUMNS} FROM documents WHERE id = ?1"))?;
+        Ok(stmt.query_row([id], info_of_row).optional()?)
     }
 
     /// The id of the document imported from `path` (canonical, absolute), if any.
@@ -221,6 +207,23 @@ impl Store {
         }
         Ok(problems)
     }
+}
+
+/// The columns of a [`DocumentInfo`], in the order [`info_of_row`] reads them.
+const INFO_COLUMNS: &str = "id, path, title, byte_size, content_hash, chars, windows, imported_at, encoding";
+
+fn info_of_row(r: &rusqlite::Row) -> rusqlite::Result<DocumentInfo> {
+    Ok(DocumentInfo {
+        id: r.get(0)?,
+        path: r.get(1)?,
+        title: r.get(2)?,
+        byte_size: r.get(3)?,
+        content_hash: r.get(4)?,
+        chars: r.get(5)?,
+        windows: r.get(6)?,
+        imported_at: r.get(7)?,
+        encoding: r.get(8)?,
+    })
 }
 
 fn store_error(path: &Path, e: rusqlite::Error) -> Error {
