@@ -117,13 +117,8 @@ fn hits_on_all_threads(index: &crate::engine::index::Index, queries: &[u64], k: 
         .par_chunks(4096)
         .map(|c| {
             let mut out = Vec::new();
-            c.iter()
-                .map(|&q| {
-                    out.clear();
-                    index.query(q, k, &mut out);
-                    out.len()
-                })
-                .sum::<usize>()
+            index.query_batch(c, k, &mut out);
+            out.len()
         })
         .sum()
 }
@@ -161,7 +156,12 @@ fn index_bench(n: usize, emit: &dyn Fn(serde_json::Value)) {
         index.query(q, 3, &mut out);
         hits += out.len();
     }
+    let one_at_a_time = queries.len() as f64 / started.elapsed().as_secs_f64();
+    let mut batch_out = Vec::new();
+    let started = Instant::now();
+    index.query_batch(&queries, 3, &mut batch_out);
     let one = queries.len() as f64 / started.elapsed().as_secs_f64();
+    assert_eq!(hits, batch_out.len());
     let started = Instant::now();
     let hits_par = hits_on_all_threads(&index, &queries, 3);
     let all = queries.len() as f64 / started.elapsed().as_secs_f64();
@@ -180,7 +180,7 @@ fn index_bench(n: usize, emit: &dyn Fn(serde_json::Value)) {
         .sum();
     emit(json!({
         "bench": "index", "windows": n, "k": 3, "tables": index.tables(), "build_seconds": build,
-        "queries_per_s_1_thread": one, "queries_per_s_all_threads": all, "threads": rayon::current_num_threads(),
+        "queries_per_s_1_thread": one, "queries_per_s_1_thread_one_at_a_time": one_at_a_time, "queries_per_s_all_threads": all, "threads": rayon::current_num_threads(),
         "brute_force_queries_per_s": brute, "hits_agree_with_brute_force": brute_hits == index_hits,
         "ram_bytes_per_window": index.memory_bytes() as f64 / n as f64,
     }));

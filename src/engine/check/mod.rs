@@ -188,11 +188,9 @@ fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u3
         .enumerate()
         .map(|(c, chunk)| {
             let mut out = Vec::new();
-            let mut hits = Vec::new();
-            for (i, &fp) in chunk.iter().enumerate() {
-                hits.clear();
-                index.query(fp, max_distance, &mut hits);
-                out.extend(hits.iter().map(|&h| ((c * 4096 + i) as u32, h)));
+            index.query_batch(chunk, max_distance, &mut out);
+            for (position, _) in &mut out {
+                *position += (c * 4096) as u32;
             }
             out
         })

@@ -21,11 +21,6 @@ impl Permutation {
         self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((fp >> src) & mask(width)) << dst))
     }
 
-    #[inline]
-    pub fn key(&self, permuted: u64) -> u64 {
-        permuted >> (64 - self.key_bits)
-    }
-
     pub fn invert(&self, permuted: u64) -> u64 {
         self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((permuted >> dst) & mask(width)) << src))
     }

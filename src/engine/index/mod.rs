@@ -1,4 +1,4 @@
-//! The in-memory index: Manku, Jain & Das Sarma's permuted sorted tables.
+//! The in-memory index: Manku, Jain & Das Sarma's permuted tables, laid out compactly.
 //!
 //! Roles, after tantivy: an [`IndexBuilder`] collects (fingerprint, window) pairs;
 //! [`IndexBuilder::build`] freezes them into an immutable [`Index`] that checks share
@@ -6,15 +6,27 @@
 //! checks running on the old snapshot finish on it.
 //!
 //! Invariant: the index is exact. [`Index::query`] returns every stored fingerprint within
-//! the requested distance (at most the layout's `max_distance`) and none beyond it; the
-//! property test below checks that against a brute-force scan.
+//! the requested distance (at most the layout's `max_distance`) and none beyond it, each
+//! once; the property test below checks that against a brute-force scan.
+//!
+//! Layout (k = 3, four 16-bit blocks, at 10^7 windows about 30 bytes per window):
+//! - `fps`: the fingerprints themselves, grouped by table 0's key (its block 0) through a
+//!   directory, so table 0 is scanned in place with a popcount per entry;
+//! - every other table is a directory on its key block plus a 6-byte entry per window: a
+//!   slot into `fps` (as many bits as the index needs, 24 at 10^7) and, in the bits left, a
+//!   *tag*: the permuted bits after the key. A neighbour within k bits differs from the
+//!   query in at most k bits of the tag too, so the scan streams over the bucket's entries
+//!   and fetches a full fingerprint only for the few whose tag is close (at 10^7 about one
+//!   random entry in 7000);
+//! - windows are numbered in push order and described by runs (document, first ordinal),
+//!   one per document, instead of a reference per window.
 //!
 //! Good for: millions of lookups per second of "which windows are within k bits".
 //! Not for: distances above its layout's k (rebuild with a larger k), or incremental
-//! inserts (rebuild; sorting 10^7 entries takes about a second).
-//! Cost: 12 bytes per window per table plus 8 per window for the window reference.
+//! inserts (rebuild; bucketing 10^7 entries takes a fraction of a second per table).
 
 mod layout;
+mod memory;
 
 use layout::{Permutation, permutations};
 use rayon::prelude::*;
@@ -32,17 +44,57 @@ pub struct IndexHit {
     pub distance: u32,
 }
 
+/// Consecutive entries of one document with consecutive ordinals, from entry `first`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    first: u32,
+    doc: u32,
+    ordinal: u32,
+}
+
+/// Tags are compared this many at a time (one bit of a mask each).
+const LANES: usize = 32;
+
+/// Queries staged together by [`Index::query_batch`].
+pub const BATCH: usize = 32;
+
+/// Calls `found(j)` for every lane j of `lanes` that `close` marks, `LANES` at a time.
+#[inline(always)]
+fn for_each_close<T>(lanes: &[T], close: impl Fn(&[T]) -> u32, mut found: impl FnMut(usize)) {
+    for (i, chunk) in lanes.chunks(LANES).enumerate() {
+        let mut mask = close(chunk);
+        while mask != 0 {
+            found(i * LANES + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+    }
+}
+
+/// Asks the CPU to start loading `x`'s cache line; a hint, never a fault.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of x86-64; a prefetch reads nothing and cannot fault.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 pub struct IndexBuilder {
     max_distance: u32,
     blocks: u32,
-    entries: Vec<(u64, WindowRef)>,
+    fps: Vec<u64>,
+    runs: Vec<Run>,
 }
 
 impl IndexBuilder {
     /// A builder for an index answering queries up to `max_distance` bits, laid out with
     /// `max_distance + 1` blocks (one table per block).
     pub fn new(max_distance: u32) -> IndexBuilder {
-        IndexBuilder { max_distance, blocks: max_distance + 1, entries: Vec::new() }
+        IndexBuilder { max_distance, blocks: max_distance + 1, fps: Vec::new(), runs: Vec::new() }
     }
 
     /// Use `blocks` blocks instead (more tables, fewer candidates per query).
@@ -60,88 +112,209 @@ impl IndexBuilder {
     }
 
     pub fn reserve(&mut self, n: usize) {
-        self.entries.reserve(n);
+        self.fps.reserve(n);
     }
 
+    /// Adds one window. Windows pushed document by document in ordinal order cost 8 bytes
+    /// each here; any other order works but costs a run (12 bytes) per break.
     pub fn push(&mut self, fingerprint: u64, window: WindowRef) {
-        self.entries.push((fingerprint, window));
+        let entry = u32::try_from(self.fps.len()).expect("an index holds fewer than 2^32 windows");
+        let continues = self.runs.last().is_some_and(|r| {
+            r.doc == window.doc && u64::from(r.ordinal) + u64::from(entry - r.first) == u64::from(window.ordinal)
+        });
+        if !continues {
+            self.runs.push(Run { first: entry, doc: window.doc, ordinal: window.ordinal });
+        }
+        self.fps.push(fingerprint);
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.fps.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.fps.is_empty()
     }
 
     pub fn build(self) -> Index {
         let perms = permutations(self.max_distance, self.blocks);
-        let mut refs: Vec<WindowRef> = Vec::with_capacity(self.entries.len());
-        let mut fps: Vec<u64> = Vec::with_capacity(self.entries.len());
-        for (fp, r) in self.entries {
-            fps.push(fp);
-            refs.push(r);
-        }
-        // Key bits of every table, in the arrangement of each later table: a pair whose
-        // difference misses one of them agrees on that earlier key.
+        let n = self.fps.len();
+        // Directory cells: about one entry per cell, at most 2^24, never more than the key.
+        let dir_bits = |key_bits: u32| (usize::BITS - n.leading_zeros()).clamp(4, 24).min(key_bits);
+        // Key bits of every table, in the original arrangement.
         let key_masks: Vec<u64> = perms.iter().map(|p| p.invert(u64::MAX << (64 - p.key_bits))).collect();
-        let tables = perms
+
+        // Table 0 orders the fingerprints themselves (a stable counting sort on its cell).
+        let perm0 = perms[0].clone();
+        let bits0 = dir_bits(perm0.key_bits);
+        let cell0 = |fp: u64| (perm0.apply(fp) >> (64 - bits0)) as usize;
+        let dir0 = directory(self.fps.iter().map(|&fp| cell0(fp)), bits0);
+        let mut fps = memory::zeroed::<u64>(n);
+        let mut entry_of = memory::zeroed::<u32>(n);
+        let mut cursor = dir0[..dir0.len() - 1].to_vec();
+        for (entry, &fp) in self.fps.iter().enumerate() {
+            let c = cell0(fp);
+            let pos = cursor[c] as usize;
+            cursor[c] += 1;
+            fps[pos] = fp;
+            entry_of[pos] = entry as u32;
+        }
+        drop(self.fps);
+        let table0 = Table {
+            perm: perm0,
+            dir: dir0,
+            dir_bits: bits0,
+            tag_bits: 0,
+            tag_exact: 0,
+            tags: Vec::new(),
+            slots_high: Vec::new(),
+            key_mask: key_masks[0],
+            earlier_keys: Vec::new(),
+        };
+        let rest: Vec<Table> = perms
             .into_par_iter()
             .enumerate()
+            .skip(1)
             .map(|(t, perm)| {
-                let earlier_keys = key_masks[..t].iter().map(|&m| perm.apply(m)).collect();
-                Table::build(perm, earlier_keys, &fps)
+                let bits = dir_bits(perm.key_bits);
+                Table::build(perm, bits, &key_masks[..=t], &fps)
             })
             .collect();
-        Index { max_distance: self.max_distance, blocks: self.blocks, tables, refs }
+        let mut tables = vec![table0];
+        tables.extend(rest);
+        Index { max_distance: self.max_distance, blocks: self.blocks, fps, entry_of, runs: self.runs, tables }
     }
+}
+
+/// `dir[c]..dir[c + 1]` is where the entries of cell `c` go, given every entry's cell.
+fn directory(cells: impl Iterator<Item = usize>, bits: u32) -> Vec<u32> {
+    let mut dir = vec![0u32; (1usize << bits) + 1];
+    for c in cells {
+        dir[c + 1] += 1;
+    }
+    for i in 1..dir.len() {
+        dir[i] += dir[i - 1];
+    }
+    dir
 }
 
 struct Table {
     perm: Permutation,
-    /// Permuted fingerprints, sorted.
-    keys: Vec<u64>,
-    /// Entry numbers (into `Index::refs`) parallel to `keys`.
-    slots: Vec<u32>,
-    /// `dir[p]..dir[p + 1]` are the entries whose top `dir_bits` bits equal `p`.
+    /// `dir[c]..dir[c + 1]` are the entries whose permuted top `dir_bits` bits equal `c`.
     dir: Vec<u32>,
     dir_bits: u32,
-    /// Key masks of the earlier tables in this table's arrangement.
+    /// Bits of the tag, the low bits of each `tags` lane; the lane's high bits and
+    /// `slots_high` hold the entry's slot in `Index::fps`.
+    tag_bits: u32,
+    /// Tag bits that belong to the key, so must match exactly (when the key is longer
+    /// than the directory).
+    tag_exact: u32,
+    /// Per entry, in directory order: tag and low slot bits. Empty for table 0, whose
+    /// entries are `Index::fps` in place.
+    tags: Vec<u32>,
+    /// Per entry: the high bits of its slot.
+    slots_high: Vec<u16>,
+    /// This table's key bits in the original arrangement.
+    key_mask: u64,
+    /// Key bits of the earlier tables: a pair that agrees on one was reported there.
     earlier_keys: Vec<u64>,
 }
 
 impl Table {
-    fn build(perm: Permutation, earlier_keys: Vec<u64>, fps: &[u64]) -> Table {
-        let mut pairs: Vec<(u64, u32)> = fps.iter().enumerate().map(|(i, &fp)| (perm.apply(fp), i as u32)).collect();
-        pairs.sort_unstable();
-        // About one entry per directory cell, never more bits than the key has.
-        let want = (usize::BITS - pairs.len().leading_zeros()).clamp(4, 24);
-        let dir_bits = want.min(perm.key_bits);
-        let mut dir = vec![0u32; (1usize << dir_bits) + 1];
-        for &(k, _) in &pairs {
-            dir[(k >> (64 - dir_bits)) as usize + 1] += 1;
+    /// `key_masks` ends with this table's own.
+    fn build(perm: Permutation, dir_bits: u32, key_masks: &[u64], fps: &[u64]) -> Table {
+        let (&key_mask, earlier) = key_masks.split_last().expect("a table has a key");
+        let cell = |p: u64| (p >> (64 - dir_bits)) as usize;
+        let dir = directory(fps.iter().map(|&fp| cell(perm.apply(fp))), dir_bits);
+        let mut cursor = dir[..dir.len() - 1].to_vec();
+        // A slot needs as many bits as the index has entries (24 at 10^7); the tag gets
+        // the rest of the 48 bits of an entry.
+        let slot_bits = (usize::BITS - fps.len().leading_zeros()).clamp(16, 32);
+        let tag_bits = 48 - slot_bits;
+        let mut tags = memory::zeroed::<u32>(fps.len());
+        let mut slots_high = memory::zeroed::<u16>(fps.len());
+        for (slot, &fp) in fps.iter().enumerate() {
+            let p = perm.apply(fp);
+            let c = cell(p);
+            let pos = cursor[c] as usize;
+            cursor[c] += 1;
+            let packed = (slot as u64) << tag_bits | u64::from(tag(p, dir_bits, tag_bits));
+            tags[pos] = packed as u32;
+            slots_high[pos] = (packed >> 32) as u16;
         }
-        for i in 1..dir.len() {
-            dir[i] += dir[i - 1];
-        }
-        let (keys, slots) = pairs.into_iter().unzip();
-        Table { perm, keys, slots, dir, dir_bits, earlier_keys }
+        let exact_bits = perm.key_bits.saturating_sub(dir_bits).min(tag_bits);
+        let tag_exact = (((1u64 << exact_bits) - 1) << (tag_bits - exact_bits)) as u32;
+        Table { perm, dir, dir_bits, tag_bits, tag_exact, tags, slots_high, key_mask, earlier_keys: earlier.to_vec() }
     }
 
-    /// Entries whose key equals the key of `permuted`.
     #[inline]
-    fn candidates(&self, permuted: u64) -> std::ops::Range<usize> {
-        let cell = (permuted >> (64 - self.dir_bits)) as usize;
-        let (lo, hi) = (self.dir[cell] as usize, self.dir[cell + 1] as usize);
-        if self.perm.key_bits == self.dir_bits {
-            return lo..hi;
+    fn cell(&self, permuted: u64) -> std::ops::Range<usize> {
+        let c = (permuted >> (64 - self.dir_bits)) as usize;
+        self.dir[c] as usize..self.dir[c + 1] as usize
+    }
+}
+
+/// The `tag_bits` permuted bits after the directory bits.
+#[inline]
+fn tag(permuted: u64, dir_bits: u32, tag_bits: u32) -> u32 {
+    (permuted << dir_bits >> (64 - tag_bits)) as u32
+}
+
+/// Bit j is set when lane j differs from `want` in at most `distance` of the `care` bits
+/// and in none of the `exact` bits. Branch-free over plain arrays, with the popcount
+/// test done as "clearing the lowest set bit `distance` times leaves zero", so it
+/// compiles to vector code on any x86-64 (SSE2) without a vector popcount.
+#[inline(always)]
+fn close_lanes<T: Lane>(lanes: &[T], want: T, care: T, exact: T, distance: u32) -> u32 {
+    let mut rest = [T::ZERO; LANES];
+    let mut exact_ok = [false; LANES];
+    for ((r, ok), &lane) in rest.iter_mut().zip(&mut exact_ok).zip(lanes) {
+        let x = lane.xor(want);
+        *r = x.and(care);
+        *ok = x.and(exact) == T::ZERO;
+    }
+    for _ in 0..distance {
+        for r in &mut rest {
+            *r = r.clear_lowest();
         }
-        let key = self.perm.key(permuted);
-        let bucket = &self.keys[lo..hi];
-        let start = bucket.partition_point(|&k| self.perm.key(k) < key);
-        let end = start + bucket[start..].partition_point(|&k| self.perm.key(k) == key);
-        lo + start..lo + end
+    }
+    rest.iter()
+        .zip(&exact_ok)
+        .take(lanes.len())
+        .enumerate()
+        .fold(0, |m, (j, (&r, &ok))| m | u32::from(ok && r == T::ZERO) << j)
+}
+
+trait Lane: Copy + PartialEq {
+    const ZERO: Self;
+    fn xor(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn clear_lowest(self) -> Self;
+}
+
+impl Lane for u32 {
+    const ZERO: u32 = 0;
+    fn xor(self, o: u32) -> u32 {
+        self ^ o
+    }
+    fn and(self, o: u32) -> u32 {
+        self & o
+    }
+    fn clear_lowest(self) -> u32 {
+        self & self.wrapping_sub(1)
+    }
+}
+
+impl Lane for u64 {
+    const ZERO: u64 = 0;
+    fn xor(self, o: u64) -> u64 {
+        self ^ o
+    }
+    fn and(self, o: u64) -> u64 {
+        self & o
+    }
+    fn clear_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
     }
 }
 
@@ -149,8 +322,12 @@ impl Table {
 pub struct Index {
     max_distance: u32,
     blocks: u32,
+    /// Every fingerprint, in table 0's directory order.
+    fps: Vec<u64>,
+    /// The entry number (push order) of each of `fps`.
+    entry_of: Vec<u32>,
+    runs: Vec<Run>,
     tables: Vec<Table>,
-    refs: Vec<WindowRef>,
 }
 
 impl Index {
@@ -164,11 +341,11 @@ impl Index {
     }
 
     pub fn len(&self) -> usize {
-        self.refs.len()
+        self.fps.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.refs.is_empty()
+        self.fps.is_empty()
     }
 
     pub fn tables(&self) -> usize {
@@ -179,24 +356,139 @@ impl Index {
     /// once. `distance` is clamped to [`Index::max_distance`].
     pub fn query(&self, fingerprint: u64, distance: u32, out: &mut Vec<IndexHit>) {
         let distance = distance.min(self.max_distance);
-        for table in &self.tables {
-            let q = table.perm.apply(fingerprint);
-            for i in table.candidates(q) {
-                let diff = table.keys[i] ^ q;
-                // A neighbour that agrees on the key of an earlier table was reported there.
-                if diff.count_ones() <= distance && table.earlier_keys.iter().all(|&m| diff & m != 0) {
-                    let window = self.refs[table.slots[i] as usize];
-                    out.push(IndexHit { window, distance: diff.count_ones() });
+        for (t, table) in self.tables.iter().enumerate() {
+            let p = table.perm.apply(fingerprint);
+            self.candidates(t, p, table.cell(p), fingerprint, distance, |slot| {
+                if let Some(distance) = self.verify(t, slot, fingerprint, distance) {
+                    out.push(self.hit(slot, distance));
                 }
-            }
+            });
         }
     }
 
-    /// All (fingerprint, window) pairs, for rebuilding with changes.
+    /// [`Index::query`] for many fingerprints: appends (position in `fingerprints`, hit)
+    /// pairs, in order of position. Same answers, faster: a lone query waits for one
+    /// cache miss after another (directory cell, bucket, fingerprint, window), while a
+    /// batch runs each of those steps for [`BATCH`] queries at once, asking for the
+    /// memory of the next step before using any of it, so the misses overlap.
+    pub fn query_batch(&self, fingerprints: &[u64], distance: u32, out: &mut Vec<(u32, IndexHit)>) {
+        let distance = distance.min(self.max_distance);
+        let tables = self.tables.len();
+        let mut cells: Vec<(u64, usize)> = Vec::with_capacity(BATCH * tables);
+        let mut ranges: Vec<std::ops::Range<usize>> = Vec::with_capacity(BATCH * tables);
+        let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (position, table, slot)
+        let mut found: Vec<(u32, usize, u32)> = Vec::new(); // (position, slot, distance)
+        for (g, group) in fingerprints.chunks(BATCH).enumerate() {
+            let position = |i: usize| u32::try_from(g * BATCH + i).expect("fewer than 2^32 queries");
+            cells.clear();
+            for &fp in group {
+                for table in &self.tables {
+                    let p = table.perm.apply(fp);
+                    let c = (p >> (64 - table.dir_bits)) as usize;
+                    prefetch(&table.dir[c]);
+                    cells.push((p, c));
+                }
+            }
+            ranges.clear();
+            for (i, &(_, c)) in cells.iter().enumerate() {
+                let table = &self.tables[i % tables];
+                let range = table.dir[c] as usize..table.dir[c + 1] as usize;
+                if i % tables == 0 {
+                    self.fps[range.clone()].iter().step_by(8).for_each(prefetch);
+                } else {
+                    table.tags[range.clone()].iter().step_by(16).for_each(prefetch);
+                    table.slots_high[range.clone()].iter().step_by(32).for_each(prefetch);
+                }
+                ranges.push(range);
+            }
+            candidates.clear();
+            for (i, range) in ranges.drain(..).enumerate() {
+                let (q, t) = (i / tables, i % tables);
+                self.candidates(t, cells[i].0, range, group[q], distance, |slot| {
+                    prefetch(&self.fps[slot]);
+                    candidates.push((position(q), t, slot));
+                });
+            }
+            found.clear();
+            for &(pos, t, slot) in &candidates {
+                let fp = fingerprints[pos as usize];
+                if let Some(d) = self.verify(t, slot, fp, distance) {
+                    prefetch(&self.entry_of[slot]);
+                    found.push((pos, slot, d));
+                }
+            }
+            out.extend(found.iter().map(|&(pos, slot, d)| (pos, self.hit(slot, d))));
+        }
+    }
+
+    /// Calls `emit(slot)` for the entries of table `t`'s cell `range` that may be within
+    /// `distance` of `fingerprint` (`permuted` in the table's arrangement): their tags are.
+    #[inline]
+    fn candidates(
+        &self,
+        t: usize,
+        permuted: u64,
+        range: std::ops::Range<usize>,
+        fingerprint: u64,
+        distance: u32,
+        mut emit: impl FnMut(usize),
+    ) {
+        let table = &self.tables[t];
+        if t == 0 {
+            let lanes = &self.fps[range.clone()];
+            let close = |lanes: &[u64]| close_lanes(lanes, fingerprint, u64::MAX, table.key_mask, distance);
+            for_each_close(lanes, close, |j| emit(range.start + j));
+            return;
+        }
+        let want = tag(permuted, table.dir_bits, table.tag_bits);
+        let care = (u64::MAX >> (64 - table.tag_bits)) as u32;
+        let lanes = &table.tags[range.clone()];
+        for_each_close(
+            lanes,
+            |lanes| close_lanes(lanes, want, care, table.tag_exact, distance),
+            |j| {
+                let high = u64::from(table.slots_high[range.start + j]) << (32 - table.tag_bits);
+                emit((u64::from(lanes[j]) >> table.tag_bits | high) as usize);
+            },
+        );
+    }
+
+    /// The distance of entry `slot` from `fingerprint` if table `t` reports it: within
+    /// `distance`, on `t`'s key, and on no earlier table's key (that table reported it).
+    #[inline]
+    fn verify(&self, t: usize, slot: usize, fingerprint: u64, distance: u32) -> Option<u32> {
+        let table = &self.tables[t];
+        let diff = self.fps[slot] ^ fingerprint;
+        (diff & table.key_mask == 0
+            && diff.count_ones() <= distance
+            && table.earlier_keys.iter().all(|&m| diff & m != 0))
+        .then(|| diff.count_ones())
+    }
+
+    #[inline]
+    fn hit(&self, slot: usize, distance: u32) -> IndexHit {
+        IndexHit { window: self.window_of_entry(self.entry_of[slot]), distance }
+    }
+
+    fn window_of_entry(&self, entry: u32) -> WindowRef {
+        let run = &self.runs[self.runs.partition_point(|r| r.first <= entry) - 1];
+        WindowRef { doc: run.doc, ordinal: run.ordinal + (entry - run.first) }
+    }
+
+    /// All (fingerprint, window) pairs in the order they were pushed, for rebuilding.
     pub fn entries(&self) -> impl Iterator<Item = (u64, WindowRef)> + '_ {
-        // Table 0 uses the identity permutation (its blocks stay in place).
-        let t = &self.tables[0];
-        t.keys.iter().zip(&t.slots).map(|(&fp, &s)| (fp, self.refs[s as usize]))
+        let mut slot_of = vec![0u32; self.fps.len()];
+        for (slot, &entry) in self.entry_of.iter().enumerate() {
+            slot_of[entry as usize] = slot as u32;
+        }
+        let mut run = 0;
+        slot_of.into_iter().enumerate().map(move |(entry, slot)| {
+            while run + 1 < self.runs.len() && self.runs[run + 1].first as usize <= entry {
+                run += 1;
+            }
+            let r = self.runs[run];
+            (self.fps[slot as usize], WindowRef { doc: r.doc, ordinal: r.ordinal + (entry as u32 - r.first) })
+        })
     }
 
     /// A builder with the same layout holding the entries of the documents `keep` accepts.
@@ -207,11 +499,19 @@ impl Index {
         b
     }
 
-    /// Approximate heap bytes held.
+    /// Heap bytes held.
     pub fn memory_bytes(&self) -> usize {
-        let tables: usize =
-            self.tables.iter().map(|t| t.keys.capacity() * 8 + t.slots.capacity() * 4 + t.dir.capacity() * 4).sum();
-        tables + self.refs.capacity() * std::mem::size_of::<WindowRef>()
+        let tables: usize = self
+            .tables
+            .iter()
+            .map(|t| {
+                t.dir.capacity() * 4 + t.tags.capacity() * 4 + t.slots_high.capacity() * 2 + t.earlier_keys.len() * 8
+            })
+            .sum();
+        tables
+            + self.fps.capacity() * 8
+            + self.entry_of.capacity() * 4
+            + self.runs.capacity() * std::mem::size_of::<Run>()
     }
 }
 
@@ -257,6 +557,14 @@ mod tests {
             let index = b.build();
             assert_eq!(index.len(), fps.len());
             let mut out = Vec::new();
+            let mut batch = Vec::new();
+            index.query_batch(&queries, k, &mut batch);
+            for (i, &q) in queries.iter().enumerate() {
+                out.clear();
+                index.query(q, k, &mut out);
+                let batched: Vec<IndexHit> = batch.iter().filter(|(p, _)| *p as usize == i).map(|&(_, h)| h).collect();
+                assert_eq!(batched, out, "query_batch and query disagree, k={k} blocks={blocks}");
+            }
             for &q in &queries {
                 for dist in [k, k.saturating_sub(1)] {
                     out.clear();
@@ -291,6 +599,27 @@ mod tests {
         let fp = (4u64 << 32 | 7).wrapping_mul(0x9e3779b97f4a7c15);
         rebuilt.query(fp, 0, &mut out);
         assert_eq!(out, vec![IndexHit { window: WindowRef { doc: 4, ordinal: 7 }, distance: 0 }]);
+    }
+
+    #[test]
+    fn entries_come_back_in_push_order_with_their_windows() {
+        // Documents interleaved and ordinals with gaps: every break starts a new run.
+        let pushed: Vec<(u64, WindowRef)> = (0..3000u32)
+            .map(|i| {
+                let window = WindowRef { doc: i % 7 / 3, ordinal: i / 2 + (i % 11) * 1000 };
+                ((i as u64).wrapping_mul(0x9e3779b97f4a7c15), window)
+            })
+            .collect();
+        let mut b = IndexBuilder::new(3);
+        pushed.iter().for_each(|&(fp, w)| b.push(fp, w));
+        let index = b.build();
+        assert_eq!(index.entries().collect::<Vec<_>>(), pushed);
+        let mut out = Vec::new();
+        for &(fp, w) in &pushed {
+            out.clear();
+            index.query(fp, 0, &mut out);
+            assert_eq!(out, vec![IndexHit { window: w, distance: 0 }]);
+        }
     }
 
     #[test]

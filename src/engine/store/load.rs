@@ -5,8 +5,8 @@ use crate::Result;
 use crate::engine::index::{Index, IndexBuilder, WindowRef};
 
 impl Store {
-    /// Builds the index from every stored window. Rows stream in primary-key order, so
-    /// memory holds the index and nothing else.
+    /// Builds the index from every stored window. Rows stream in document order, so
+    /// memory holds the index and one document's blob.
     pub fn load_index(&self, max_distance: u32) -> Result<Index> {
         Ok(self.index_builder(max_distance, |_| true)?.build())
     }
@@ -16,12 +16,16 @@ impl Store {
         let mut b = IndexBuilder::new(max_distance);
         let total: i64 = self.conn.query_row("SELECT COALESCE(SUM(windows), 0) FROM documents", [], |r| r.get(0))?;
         b.reserve(total as usize);
-        let mut stmt = self.conn.prepare("SELECT doc_id, ordinal, fingerprint FROM windows")?;
+        let mut stmt = self.conn.prepare("SELECT doc_id, fingerprints FROM windows ORDER BY doc_id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let doc: u32 = r.get(0)?;
             if keep(doc) {
-                b.push(r.get::<_, i64>(2)? as u64, WindowRef { doc, ordinal: r.get(1)? });
+                for (ordinal, fp) in
+                    super::packed::fingerprints(r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?).enumerate()
+                {
+                    b.push(fp, WindowRef { doc, ordinal: ordinal as u32 });
+                }
             }
         }
         Ok(b)
@@ -29,9 +33,11 @@ impl Store {
 
     /// The stored windows of one document, by ordinal: (char_start, char_end).
     pub fn window_spans(&self, doc: u32) -> Result<Vec<(u32, u32)>> {
-        let mut stmt =
-            self.conn.prepare_cached("SELECT char_start, char_end FROM windows WHERE doc_id = ?1 ORDER BY ordinal")?;
-        let rows = stmt.query_map([doc], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut stmt = self.conn.prepare_cached("SELECT spans FROM windows WHERE doc_id = ?1")?;
+        let mut rows = stmt.query([doc])?;
+        Ok(match rows.next()? {
+            Some(r) => super::packed::spans(r.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?),
+            None => Vec::new(),
+        })
     }
 }

@@ -13,6 +13,7 @@
 //! Not for: lookups during a check (never query SQLite per window; use the index).
 
 mod load;
+mod packed;
 mod schema;
 mod write;
 
@@ -185,16 +186,30 @@ impl Store {
             rows.collect::<rusqlite::Result<Vec<_>>>()?.into_iter().filter(|s| s != "ok").collect()
         };
         let mut stmt = self.conn.prepare(
-            "SELECT d.id, d.path, d.windows, (SELECT COUNT(*) FROM windows w WHERE w.doc_id = d.id)
-             FROM documents d",
+            "SELECT d.id, d.path, d.windows, length(w.fingerprints), length(w.spans)
+             FROM documents d LEFT JOIN windows w ON w.doc_id = d.id",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?, r.get::<_, u64>(2)?, r.get::<_, u64>(3)?))
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u64>(2)?,
+                r.get::<_, Option<u64>>(3)?,
+                r.get::<_, Option<u64>>(4)?,
+            ))
         })?;
         for row in rows {
-            let (id, path, want, have) = row?;
-            if want != have {
-                problems.push(format!("document {id} ({path}) should have {want} windows, has {have}"));
+            let (id, path, want, fps, spans) = row?;
+            let (Some(fps), Some(spans)) = (fps, spans) else {
+                problems.push(format!("document {id} ({path}) has no windows row"));
+                continue;
+            };
+            let whole = |bytes: u64, per: usize| bytes.is_multiple_of(per as u64).then_some(bytes / per as u64);
+            let have = (whole(fps, packed::FINGERPRINT_BYTES), whole(spans, packed::SPAN_BYTES));
+            if have != (Some(want), Some(want)) {
+                problems.push(format!(
+                    "document {id} ({path}) should have {want} windows, has {fps} bytes of fingerprints and {spans} of spans"
+                ));
             }
         }
         let orphans: u64 = self.conn.query_row(

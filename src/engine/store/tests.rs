@@ -88,8 +88,72 @@ fn file_store_keeps_params_and_refuses_newer_schema() {
 #[test]
 fn a_failed_batch_leaves_nothing_behind() {
     let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
-    let mut bad = doc("/b.txt", "乙", &[1, 2]);
-    bad.windows[1].ordinal = 0; // duplicate primary key: the insert fails mid-batch
-    assert!(s.write_batch(&[doc("/a.txt", "甲", &[7]), bad]).is_err());
+    // The second document's insert fails, after the first one's succeeded.
+    s.conn
+        .execute_batch(
+            "CREATE TEMP TRIGGER fail BEFORE INSERT ON documents WHEN NEW.path = '/b.txt'
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+        )
+        .unwrap();
+    let err = s.write_batch(&[doc("/a.txt", "甲", &[7]), doc("/b.txt", "乙", &[1, 2])]).unwrap_err();
+    assert!(err.to_string().contains("injected failure"), "{err}");
     assert_eq!(s.stats().unwrap(), StoreStats::default());
+}
+
+#[test]
+fn a_version_1_store_is_upgraded_with_its_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.sqlite");
+    {
+        let conn = Connection::open(&path).unwrap();
+        let schema::Migration::Sql(v1) = &schema::MIGRATIONS[0] else { panic!("version 1 is SQL") };
+        conn.execute_batch(v1).unwrap();
+        conn.execute_batch("PRAGMA user_version = 1").unwrap();
+        write_params(&conn, &FingerprintParams::default()).unwrap();
+        for (id, windows) in [(1u32, 3u32), (2, 0), (3, 2)] {
+            conn.execute(
+                "INSERT INTO documents VALUES (?1, ?2, 't', 1, 'h', 10, ?3, 0, 'UTF-8', '甲乙丙')",
+                params![id, format!("/{id}.txt"), windows],
+            )
+            .unwrap();
+            for ordinal in 0..windows {
+                let fp = (u64::from(id) << 60 | u64::from(ordinal)) | 1 << 63;
+                conn.execute(
+                    "INSERT INTO windows VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, ordinal, ordinal * 2, ordinal * 2 + 5, fp as i64],
+                )
+                .unwrap();
+            }
+        }
+    }
+    let s = Store::open(&path, FingerprintParams::default()).unwrap();
+    let version: i64 = s.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, schema::SCHEMA_VERSION);
+    assert_eq!(s.verify().unwrap(), Vec::<String>::new());
+    let entries: Vec<(u64, WindowRef)> = s.load_index(3).unwrap().entries().collect();
+    let want: Vec<(u64, WindowRef)> = [(1u32, 3u32), (3, 2)]
+        .iter()
+        .flat_map(|&(doc, n)| {
+            (0..n)
+                .map(move |ordinal| ((u64::from(doc) << 60 | u64::from(ordinal)) | 1 << 63, WindowRef { doc, ordinal }))
+        })
+        .collect();
+    assert_eq!(entries, want);
+    assert_eq!(s.window_spans(1).unwrap(), [(0, 5), (2, 7), (4, 9)]);
+    assert_eq!(s.window_spans(2).unwrap(), []);
+}
+
+#[test]
+fn verify_reports_windows_that_disagree_with_their_document() {
+    let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
+    let out = s.write_batch(&[doc("/a.txt", "甲", &[1, 2, 3]), doc("/b.txt", "乙", &[4])]).unwrap();
+    assert!(s.verify().unwrap().is_empty());
+    s.conn
+        .execute("UPDATE windows SET fingerprints = substr(fingerprints, 1, 12) WHERE doc_id = ?1", [out[0].id])
+        .unwrap();
+    s.conn.execute("DELETE FROM windows WHERE doc_id = ?1", [out[1].id]).unwrap();
+    let problems = s.verify().unwrap();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("/a.txt") && problems[0].contains("should have 3 windows"), "{problems:?}");
+    assert!(problems[1].contains("/b.txt") && problems[1].contains("no windows row"), "{problems:?}");
 }

@@ -47,9 +47,8 @@ impl Store {
                 "INSERT INTO documents (path, title, byte_size, content_hash, chars, windows, imported_at, encoding, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
-            let mut ins_window = tx.prepare_cached(
-                "INSERT INTO windows (doc_id, ordinal, char_start, char_end, fingerprint) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
+            let mut ins_windows =
+                tx.prepare_cached("INSERT INTO windows (doc_id, fingerprints, spans) VALUES (?1, ?2, ?3)")?;
             for d in docs {
                 let replaced: Option<u32> = find.query_row([&d.path], |r| r.get(0)).ok();
                 if let Some(old) = replaced {
@@ -68,9 +67,8 @@ impl Store {
                     d.text
                 ])?;
                 let id = u32::try_from(tx.last_insert_rowid()).expect("document ids fit in u32");
-                for w in &d.windows {
-                    ins_window.execute(params![id, w.ordinal, w.char_start, w.char_end, w.fingerprint as i64])?;
-                }
+                let (fps, spans) = super::packed::pack(&d.windows);
+                ins_windows.execute(params![id, fps, spans])?;
                 out.push(WriteOutcome { id, replaced });
             }
         }
@@ -96,13 +94,10 @@ impl Store {
             stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
         };
         let tx = self.conn.transaction()?;
-        tx.execute("DELETE FROM windows", [])?;
         {
             let mut text_of = tx.prepare("SELECT text FROM documents WHERE id = ?1")?;
             let mut set_count = tx.prepare("UPDATE documents SET windows = ?2 WHERE id = ?1")?;
-            let mut ins = tx.prepare(
-                "INSERT INTO windows (doc_id, ordinal, char_start, char_end, fingerprint) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
+            let mut set_windows = tx.prepare("UPDATE windows SET fingerprints = ?2, spans = ?3 WHERE doc_id = ?1")?;
             for (n, chunk) in ids.chunks(64).enumerate() {
                 if cancel.is_cancelled() {
                     return Err(crate::Error::Cancelled); // the transaction rolls back on drop
@@ -120,9 +115,8 @@ impl Store {
                     .collect();
                 for (id, ws) in &windows {
                     set_count.execute(params![id, ws.len() as u64])?;
-                    for w in ws {
-                        ins.execute(params![id, w.ordinal, w.char_start, w.char_end, w.fingerprint as i64])?;
-                    }
+                    let (fps, spans) = super::packed::pack(ws);
+                    set_windows.execute(params![id, fps, spans])?;
                 }
                 progress(&crate::Progress {
                     stage: crate::Stage::Indexing,
