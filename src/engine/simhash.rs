@@ -89,29 +89,49 @@ pub fn distance(a: u64, b: u64) -> u32 {
     (a ^ b).count_ones()
 }
 
-struct Tally([i32; 64]);
+/// Per bit of the fingerprint, (features with the bit set) - (features without); bit b is
+/// at `.0[b / 8][b % 8]`.
+#[derive(Default)]
+struct Tally([[i32; 8]; 8]);
 
-impl Default for Tally {
-    fn default() -> Self {
-        Tally([0; 64])
+/// `SPREAD[b][j]` is +1 if bit j of byte b is set, else -1: adding a feature to the tally
+/// is 8 lookups and 8 adds of 8 lanes (vector code on any x86-64), instead of 64
+/// per-bit shifts that SSE2 cannot vectorize (measured: fingerprinting was half of import).
+const SPREAD: [[i32; 8]; 256] = {
+    let mut t = [[0i32; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[b][j] = if (b >> j) & 1 == 1 { 1 } else { -1 };
+            j += 1;
+        }
+        b += 1;
     }
-}
+    t
+};
 
 impl Tally {
     #[inline]
     fn add(&mut self, h: u64) {
-        for (b, v) in self.0.iter_mut().enumerate() {
-            *v += ((h >> b) & 1) as i32 * 2 - 1;
+        for (lanes, byte) in self.0.iter_mut().zip(h.to_le_bytes()) {
+            let spread = &SPREAD[byte as usize];
+            for j in 0..8 {
+                lanes[j] += spread[j];
+            }
         }
     }
     #[inline]
     fn remove(&mut self, h: u64) {
-        for (b, v) in self.0.iter_mut().enumerate() {
-            *v -= ((h >> b) & 1) as i32 * 2 - 1;
+        for (lanes, byte) in self.0.iter_mut().zip(h.to_le_bytes()) {
+            let spread = &SPREAD[byte as usize];
+            for j in 0..8 {
+                lanes[j] -= spread[j];
+            }
         }
     }
     fn fingerprint(&self) -> u64 {
-        self.0.iter().enumerate().fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
+        self.0.as_flattened().iter().enumerate().fold(0u64, |fp, (b, &v)| fp | (((v > 0) as u64) << b))
     }
 }
 

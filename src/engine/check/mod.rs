@@ -109,65 +109,30 @@ pub fn check_text(
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 
+    let suspect = Suspect { tokens: &q_tokens, syms: &q_syms, chars: &q_chars, spans: &q_spans };
     let mut q_cover = Coverage::new(&q_tokens);
     let mut sources_out = Vec::new();
     // Sources in id order, so equal scores rank the same way every run.
     let mut docs: Vec<_> = by_doc.into_iter().collect();
     docs.sort_unstable_by_key(|(doc, _)| *doc);
-    for (doc, hits) in docs {
-        let Some(src) = sources.source(doc)? else {
-            continue;
-        };
-        let s_tokens = tokenize(&src.text);
-        let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
-        let s_spans = window::stored_spans(&s_tokens, params.window, params.step);
-        let mut token_hits: Vec<Hit> = hits
-            .iter()
-            .filter_map(|&(q, ordinal, distance)| {
-                let (qs, ss) = (&q_spans[q as usize], s_spans.get(ordinal as usize)?);
-                Some(Hit { q, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
-            })
-            .collect();
-        // Gaps left by typos and dropped sentences, up to four windows long.
-        let max_gap = params.window * 4;
-        let mut passages = chain::chain(&mut token_hits, max_gap);
-        let s_chars: Vec<char> = src.text.chars().collect();
-        let same_char = |qi: usize, si: usize| {
-            let (qt, st) = (q_tokens[qi], s_tokens[si]);
-            qt.sym == st.sym && (qt.chars() > 1 || q_chars[qt.start as usize] == s_chars[st.start as usize])
-        };
-        for p in passages.iter_mut() {
-            chain::realign(p, &q_syms, &s_syms, 24);
-            chain::extend(p, &q_syms, &s_syms);
-            chain::trim_chance_ends(p, 2, same_char);
+    // The store is read on this thread (one connection); the matching, most of the
+    // time of a check with many sources, runs on all threads, a few sources at a time so
+    // memory holds only their texts.
+    for chunk in docs.chunks(SOURCES_AT_ONCE) {
+        let mut fetched = Vec::with_capacity(chunk.len());
+        for (doc, hits) in chunk {
+            if let Some(src) = sources.source(*doc)? {
+                fetched.push((*doc, src, hits));
+            }
         }
-        let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
-            .into_iter()
-            .filter(|p| token_chars(&q_tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
+        let matched: Vec<Option<(SourceMatch, Vec<(usize, usize)>)>> = fetched
+            .into_par_iter()
+            .map(|(doc, src, hits)| match_source(&suspect, doc, src, hits, params, opts))
             .collect();
-        if passages.is_empty() {
-            continue;
+        for (m, token_ranges) in matched.into_iter().flatten() {
+            token_ranges.into_iter().for_each(|(start, end)| q_cover.add(start, end));
+            sources_out.push(m);
         }
-        let similarity = Coverage::new(&q_tokens).add_all(passages.iter().map(|p| (p.q_start, p.q_end)));
-        let source_coverage = Coverage::new(&s_tokens).add_all(passages.iter().map(|p| (p.s_start, p.s_end)));
-        passages.iter().for_each(|p| q_cover.add(p.q_start, p.q_end));
-        sources_out.push(SourceMatch {
-            id: doc,
-            path: src.path,
-            title: src.title,
-            similarity,
-            source_coverage,
-            passages: passages
-                .iter()
-                .map(|p| Passage {
-                    suspect_start: q_tokens[p.q_start].start as usize,
-                    suspect_end: q_tokens[p.q_end - 1].end as usize,
-                    source_start: s_tokens[p.s_start].start as usize,
-                    source_end: s_tokens[p.s_end - 1].end as usize,
-                    distance: p.distance,
-                })
-                .collect(),
-        });
     }
     sources_out
         .sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(b.source_coverage.total_cmp(&a.source_coverage)));
@@ -178,6 +143,81 @@ pub fn check_text(
         error: None,
         sources: sources_out,
     })
+}
+
+/// Sources fetched from the store and matched in parallel at a time.
+const SOURCES_AT_ONCE: usize = 64;
+
+/// The suspect as every source is matched against it.
+struct Suspect<'a> {
+    tokens: &'a [Token],
+    syms: &'a [u64],
+    chars: &'a [char],
+    spans: &'a [std::ops::Range<usize>],
+}
+
+/// The passages `hits` (query token, stored window ordinal, distance) make between the
+/// suspect and one source, as that source's match plus the suspect token ranges it
+/// covers; `None` if no passage is long enough.
+fn match_source(
+    q: &Suspect,
+    doc: u32,
+    src: SourceDoc,
+    hits: &[(u32, u32, u32)],
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+) -> Option<(SourceMatch, Vec<(usize, usize)>)> {
+    let s_tokens = tokenize(&src.text);
+    let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
+    let s_spans = window::stored_spans(&s_tokens, params.window, params.step);
+    let mut token_hits: Vec<Hit> = hits
+        .iter()
+        .filter_map(|&(qi, ordinal, distance)| {
+            let (qs, ss) = (&q.spans[qi as usize], s_spans.get(ordinal as usize)?);
+            Some(Hit { q: qi, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
+        })
+        .collect();
+    // Gaps left by typos and dropped sentences, up to four windows long.
+    let max_gap = params.window * 4;
+    let mut passages = chain::chain(&mut token_hits, max_gap);
+    let s_chars: Vec<char> = src.text.chars().collect();
+    let same_char = |qi: usize, si: usize| {
+        let (qt, st) = (q.tokens[qi], s_tokens[si]);
+        qt.sym == st.sym && (qt.chars() > 1 || q.chars[qt.start as usize] == s_chars[st.start as usize])
+    };
+    for p in passages.iter_mut() {
+        chain::realign(p, q.syms, &s_syms, 24);
+        chain::extend(p, q.syms, &s_syms);
+        chain::trim_chance_ends(p, 2, same_char);
+    }
+    let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
+        .into_iter()
+        .filter(|p| token_chars(&q.tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
+        .collect();
+    if passages.is_empty() {
+        return None;
+    }
+    let token_ranges: Vec<(usize, usize)> = passages.iter().map(|p| (p.q_start, p.q_end)).collect();
+    let similarity = Coverage::new(q.tokens).add_all(token_ranges.iter().copied());
+    let source_coverage = Coverage::new(&s_tokens).add_all(passages.iter().map(|p| (p.s_start, p.s_end)));
+    let m = SourceMatch {
+        id: doc,
+        path: src.path,
+        title: src.title,
+        similarity,
+        source_coverage,
+        passages: passages
+            .iter()
+            .map(|p| Passage {
+                suspect_start: q.tokens[p.q_start].start as usize,
+                suspect_end: q.tokens[p.q_end - 1].end as usize,
+                source_start: s_tokens[p.s_start].start as usize,
+                source_end: s_tokens[p.s_end - 1].end as usize,
+                distance: p.distance,
+            })
+            .collect(),
+    };
+    Some((m, token_ranges))
 }
 
 /// Looks every query window up; returns, per source document, (query token, stored window
