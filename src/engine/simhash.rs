@@ -77,9 +77,12 @@ pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWind
 /// A suspect's query windows (one per start token, see [`window::query_spans`]) and
 /// their fingerprints.
 pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> (Vec<Range<usize>>, Vec<u64>) {
+    use rayon::prelude::*;
     let (features, ends) = features(tokens, p.ngram);
     let spans = window::query_spans(tokens, p.window);
-    let fps = window_fingerprints(&features, &ends, &spans);
+    // A window per token: a novel has a million, so they are split among the threads
+    // (each chunk starts its running tally afresh).
+    let fps = spans.par_chunks(1 << 14).flat_map_iter(|chunk| window_fingerprints(&features, &ends, chunk)).collect();
     (spans, fps)
 }
 

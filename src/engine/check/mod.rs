@@ -125,7 +125,7 @@ pub fn check_text(
                 fetched.push((*doc, src, hits));
             }
         }
-        let matched: Vec<Option<(SourceMatch, Vec<(usize, usize)>)>> = fetched
+        let matched: Vec<Option<Matched>> = fetched
             .into_par_iter()
             .map(|(doc, src, hits)| match_source(&suspect, doc, src, hits, params, opts))
             .collect();
@@ -148,6 +148,9 @@ pub fn check_text(
 /// Sources fetched from the store and matched in parallel at a time.
 const SOURCES_AT_ONCE: usize = 64;
 
+/// A source's match and the suspect token ranges its passages cover.
+type Matched = (SourceMatch, Vec<(usize, usize)>);
+
 /// The suspect as every source is matched against it.
 struct Suspect<'a> {
     tokens: &'a [Token],
@@ -166,7 +169,7 @@ fn match_source(
     hits: &[(u32, u32, u32)],
     params: &FingerprintParams,
     opts: &CheckOptions,
-) -> Option<(SourceMatch, Vec<(usize, usize)>)> {
+) -> Option<Matched> {
     let s_tokens = tokenize(&src.text);
     let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
     let s_spans = window::stored_spans(&s_tokens, params.window, params.step);
