@@ -24,9 +24,13 @@ impl eframe::egui::DroppedFile for Dropped {
 }
 
 fn app_harness(db: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
+    app_harness_importing(db, corpus_dir(), export)
+}
+
+/// A harness whose import dialog picks `corpus` and whose save dialog picks `export`.
+fn app_harness_importing(db: PathBuf, corpus: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
     // The worker wakes this context; the test steps frames itself, so it need not be the harness's.
     let mut app = ZhiwenApp::new(&eframe::egui::Context::default(), db, Settings::default());
-    let corpus = corpus_dir();
     app.dialogs = Arc::new(Box::new(move |d| match d {
         Dialog::ImportFolder => Some(vec![corpus.clone()]),
         Dialog::SaveReport => Some(vec![export.clone()]),
@@ -198,6 +202,69 @@ fn settings_apply_reset_and_theme() {
     h.get_by_label("Light").click();
     h.run_steps(2);
     assert_eq!(h.state().settings.theme, zhiwen::gui::settings::Theme::Light);
+}
+
+#[test]
+fn cancelling_an_import_stops_it_promptly_and_keeps_the_committed_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 1500);
+    let db = dir.path().join("corpus.sqlite");
+    let mut h = app_harness_importing(db.clone(), works, dir.path().join("r.json"));
+    h.step();
+    h.get_by_label("Import folder…").click();
+    // Cancel once the first batch (256 files) is in the store.
+    step_until(&mut h, "the first batch", |_| doc_count(&db) > 0);
+    h.get_by_label("Cancel").click();
+    let cancelled_at = Instant::now();
+    step_until(&mut h, "the cancel", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    assert!(cancelled_at.elapsed() < Duration::from_secs(20), "the cancel took {:?}", cancelled_at.elapsed());
+    let report = h.state().import.as_ref().unwrap().report.clone().unwrap();
+    assert!(report.cancelled);
+    h.get_by_label("Import cancelled: the files imported before the cancel are kept");
+    let kept = doc_count(&db);
+    assert!(kept > 0 && kept < 1500 && kept % 256 == 0, "whole batches only, some but not all: {kept}");
+    assert_eq!(report.imported.len(), kept, "the report counts what was kept");
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus table", |a| a.corpus.docs.len() == kept && a.import.is_none());
+    assert!(h.state().messages.is_empty(), "{:?}", h.state().messages);
+    let store = zhiwen::engine::store::Store::open(&db, Default::default()).unwrap();
+    assert_eq!(store.verify().unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn the_cli_imports_while_the_app_is_open_and_the_app_picks_the_documents_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 400);
+    let db = dir.path().join("corpus.sqlite");
+    let mut h = app_harness(db.clone(), dir.path().join("r.json"));
+    h.step();
+    // The CLI imports in small batches (many write transactions) while the app imports
+    // the fixture corpus and checks a suspect against the same store.
+    let mut cli = std::process::Command::new(assert_cmd::cargo::cargo_bin("zhiwen"))
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "--quiet", "--batch", "4"])
+        .arg(&works)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the app's import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("ads_xiyouji_000.txt"))));
+    step_until(&mut h, "the check", |a| a.results.len() == 1);
+    assert!(h.state().results[0].outcome.report.error.is_none());
+    let status = cli.wait().unwrap();
+    let mut cli_err = String::new();
+    std::io::Read::read_to_string(cli.stderr.as_mut().unwrap(), &mut cli_err).unwrap();
+    assert!(status.success(), "the CLI failed: {cli_err}");
+    // The app notices the other process's commits and shows all documents.
+    step_until(&mut h, "the CLI's documents", |a| a.corpus.docs.len() == 405);
+    let shown = h.state().messages.join("\n");
+    assert!(!shown.to_lowercase().contains("locked") && shown.is_empty(), "messages: {shown}");
+    assert!(!cli_err.to_lowercase().contains("locked"), "{cli_err}");
+    let store = zhiwen::engine::store::Store::open(&db, Default::default()).unwrap();
+    assert_eq!(store.verify().unwrap(), Vec::<String>::new());
 }
 
 /// Frame times while a large import runs in the background: a benchmark, not a test

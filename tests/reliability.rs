@@ -6,24 +6,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `n` distinct documents made from the fixture chapters.
-fn many_files(dir: &Path, n: usize) -> std::path::PathBuf {
-    let works = dir.join("works");
-    std::fs::create_dir_all(&works).unwrap();
-    let chapters: Vec<String> =
-        std::fs::read_dir(corpus_dir()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
-    for i in 0..n {
-        let text = format!("第{i}篇\n{}", chapters[i % chapters.len()]);
-        std::fs::write(works.join(format!("{i:04}.txt")), text).unwrap();
-    }
-    works
-}
-
-fn doc_count(db: &Path) -> usize {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as usize
-}
-
 fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("zhiwen")
 }

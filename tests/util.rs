@@ -42,3 +42,22 @@ pub fn chars(text: &str, start: u64, end: u64) -> String {
 pub fn read_text(path: &Path) -> String {
     zhiwen::engine::decode::decode_file(path).unwrap().text
 }
+
+/// `n` distinct documents made from the fixture chapters, in `dir/works`.
+pub fn many_files(dir: &Path, n: usize) -> PathBuf {
+    let works = dir.join("works");
+    std::fs::create_dir_all(&works).unwrap();
+    let chapters: Vec<String> =
+        std::fs::read_dir(corpus_dir()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    for i in 0..n {
+        let text = format!("第{i}篇\n{}", chapters[i % chapters.len()]);
+        std::fs::write(works.join(format!("{i:04}.txt")), text).unwrap();
+    }
+    works
+}
+
+/// Documents in the store at `db`, read directly (0 if it cannot be read yet).
+pub fn doc_count(db: &Path) -> usize {
+    let Ok(conn) = rusqlite::Connection::open(db) else { return 0 };
+    conn.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as usize
+}
