@@ -160,31 +160,13 @@ pub(crate) fn import_into(
     let bytes_total: u64 = sizes.iter().sum();
     let known = store.known_files()?;
     let params = store.params();
-    let mut seen = HashSet::new();
-    let mut new_windows = Vec::new();
     let done = AtomicUsize::new(0);
     let bytes_done = AtomicU64::new(0);
     let last_sent = Mutex::new(std::time::Instant::now());
-
-    let mut start = 0;
-    while start < files.len() {
-        if cancel.is_cancelled() {
-            report.cancelled = true;
-            break;
-        }
-        // The next batch: up to batch_files files or batch_bytes bytes.
-        let mut end = start;
-        let mut batch_bytes = 0;
-        while end < files.len()
-            && end - start < opts.batch_files
-            && (end == start || batch_bytes + sizes[end] <= opts.batch_bytes)
-        {
-            batch_bytes += sizes[end];
-            end += 1;
-        }
-        let prepared: Vec<Prepared> = files[start..end]
+    let prepare = |range: std::ops::Range<usize>| -> Option<Vec<Prepared>> {
+        files[range.clone()]
             .par_iter()
-            .zip(&sizes[start..end])
+            .zip(&sizes[range])
             .map(|(path, &size)| {
                 if cancel.is_cancelled() {
                     return None;
@@ -220,11 +202,65 @@ pub(crate) fn import_into(
                 Some(prepared)
             })
             .collect::<Option<Vec<_>>>()
-            .unwrap_or_default();
-        if prepared.is_empty() && cancel.is_cancelled() {
-            report.cancelled = true;
-            break;
+    };
+    // The batches, each up to batch_files files or batch_bytes bytes.
+    let mut batches = Vec::new();
+    let mut start = 0;
+    while start < files.len() {
+        let mut end = start;
+        let mut batch_bytes = 0;
+        while end < files.len()
+            && end - start < opts.batch_files
+            && (end == start || batch_bytes + sizes[end] <= opts.batch_bytes)
+        {
+            batch_bytes += sizes[end];
+            end += 1;
         }
+        batches.push(start..end);
+        start = end;
+    }
+    // Files are prepared on the rayon threads while this one writes the batch before:
+    // SQLite's share of an import (a third of it) overlaps the fingerprinting.
+    let (to_writer, prepared_batches) = std::sync::mpsc::sync_channel::<Vec<Prepared>>(1);
+    let mut cancelled = false;
+    let mut new_windows = Vec::new();
+    let written = std::thread::scope(|scope| {
+        let producer = scope.spawn(|| {
+            // Owned here, so the writer's loop ends when this thread is done.
+            let to_writer = to_writer;
+            for range in batches {
+                match prepare(range) {
+                    Some(batch) if !cancel.is_cancelled() || !batch.is_empty() => {
+                        if to_writer.send(batch).is_err() {
+                            return false; // the writer stopped on an error
+                        }
+                    }
+                    _ => return true,
+                }
+                if cancel.is_cancelled() {
+                    return true;
+                }
+            }
+            false
+        });
+        let written = write_batches(store, prepared_batches, &mut report, &mut new_windows);
+        cancelled = producer.join().expect("the file reader does not panic (files are read under catch_unwind)");
+        written
+    });
+    written?;
+    report.cancelled = cancelled;
+    Ok((report, new_windows))
+}
+
+/// Writes each prepared batch in its own transaction and records the outcome.
+fn write_batches(
+    store: &mut Store,
+    batches: std::sync::mpsc::Receiver<Vec<Prepared>>,
+    report: &mut ImportReport,
+    new_windows: &mut Vec<NewWindows>,
+) -> Result<()> {
+    let mut seen = HashSet::new();
+    for prepared in batches {
         let mut docs = Vec::new();
         let mut paths_of_docs = Vec::new();
         for p in prepared {
@@ -254,9 +290,8 @@ pub(crate) fn import_into(
                 None => report.imported.push(path),
             }
         }
-        start = end;
     }
-    Ok((report, new_windows))
+    Ok(())
 }
 
 /// The reason of a per-file error without the path (the report pairs them).
