@@ -29,6 +29,20 @@ pub enum Error {
     #[error("store {path} is corrupt: {reason}")]
     Corrupt { path: PathBuf, reason: String },
 
+    /// The store cannot be written: a read-only disk or folder, or a write-protected file.
+    #[error(
+        "store {path} is read-only (on a read-only disk or folder, or write-protected): it can be listed, \
+         checked against and verified, not changed"
+    )]
+    ReadOnly { path: PathBuf },
+
+    /// The disk holding the store is full. The batch being written was rolled back.
+    #[error(
+        "no space left for store {path}: the batch being written was rolled back, the documents imported \
+         before it are kept; free some space and run the import again to add the rest"
+    )]
+    Full { path: PathBuf },
+
     #[error("invalid setting: {0}")]
     Parameter(String),
 

@@ -86,6 +86,10 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
     // 2 GB: refused by its size before anything is read (sparse, so it costs no disk).
     std::fs::File::create(bad.join("huge.txt")).unwrap().set_len(2 << 30).unwrap();
     std::os::unix::fs::symlink(&bad, bad.join("loop")).unwrap();
+    // Unreadable even for root: reading a process's memory at address 0 fails (EIO).
+    std::os::unix::fs::symlink("/proc/self/mem", bad.join("unreadable.txt")).unwrap();
+    // A named pipe would block a reader forever.
+    assert!(Command::new("mkfifo").arg(bad.join("pipe.txt")).status().unwrap().success());
     // A fake EPUB, and a DOCX that unpacks to 300 MiB (a zip bomb of a few hundred kB).
     std::fs::write(bad.join("fake.epub"), b"PK\x03\x04 this is not a zip archive at all").unwrap();
     {
@@ -102,7 +106,7 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
     let out = zhiwen(dir.path()).args(["import", "--quiet"]).arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let summary = String::from_utf8_lossy(&out.stderr);
-    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 9"), "{summary}");
+    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 11"), "{summary}");
     for (file, reason) in [
         ("binary.txt", "binary file"),
         ("empty.txt", "the file is empty"),
@@ -113,6 +117,8 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
         ("loop", "symbolic link loop"),
         ("fake.epub", "not a valid EPUB"),
         ("bomb.docx", "zip bomb"),
+        ("unreadable.txt", "Input/output error"),
+        ("pipe.txt", "not a regular file"),
     ] {
         let line =
             summary.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("no line for {file}: {summary}"));
@@ -137,4 +143,114 @@ fn a_corrupt_or_unwritable_store_gives_a_clear_message_not_a_panic() {
     let out = zhiwen(dir.path()).arg("--db").arg("/proc/zhiwen/corpus.sqlite").arg("list").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/proc/zhiwen"));
+}
+
+#[test]
+fn a_file_deleted_between_listing_and_reading_is_reported_and_the_rest_imported() {
+    use zhiwen::{Cancel, Corpus, ImportOptions, Progress, Stage};
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 10);
+    let victim = works.join("0005.txt");
+    let mut corpus = Corpus::open(&dir.path().join("corpus.sqlite")).unwrap();
+    // The first progress after the listing, before any file is read.
+    let delete = |p: &Progress| {
+        if matches!(p.stage, Stage::Importing) && p.files_done == 0 && p.files_total == 10 {
+            std::fs::remove_file(&victim).unwrap();
+        }
+    };
+    let report =
+        corpus.import(std::slice::from_ref(&works), &ImportOptions::default(), &delete, &Cancel::new()).unwrap();
+    assert!(!victim.exists());
+    assert_eq!(report.imported.len(), 9);
+    assert_eq!(report.failed, [(victim, "the file disappeared before it could be read".to_string())]);
+    assert_eq!(corpus.store().stats().unwrap().documents, 9);
+}
+
+/// A tmpfs mounted at `dir/disk` (root only, as in CI); unmounted on drop. `None`, with a
+/// note, where mounting is not allowed: then the disk tests have nothing to run on.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        let at = dir.join("disk");
+        std::fs::create_dir_all(&at).unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&at)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("note: cannot mount a tmpfs here (needs root); disk test not run");
+        }
+        ok.then_some(Tmpfs(at))
+    }
+
+    fn remount(&self, opts: &str) {
+        let status = Command::new("mount").args(["-o", &format!("remount,{opts}")]).arg(&self.0).status().unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_stops_the_import_with_a_clear_message_and_keeps_whole_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = many_files(dir.path(), 300);
+    let Some(disk) = Tmpfs::mount(dir.path(), "2m") else { return };
+    let db = disk.0.join("corpus.sqlite");
+    let out = zhiwen(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "--quiet", "--batch", "8"])
+        .arg(&works)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no space left for store") && err.contains("corpus.sqlite"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let kept = doc_count(&db);
+    assert!(kept > 0 && kept < 300 && kept.is_multiple_of(8), "whole batches only: {kept}");
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+    // With room again, the same import adds the rest.
+    disk.remount("size=50m");
+    zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(&works).assert().success();
+    assert_eq!(doc_count(&db), 300);
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+}
+
+#[test]
+fn a_store_on_a_read_only_disk_is_listed_and_checked_but_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(disk) = Tmpfs::mount(dir.path(), "50m") else { return };
+    let db = disk.0.join("corpus.sqlite");
+    zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(corpus_dir()).assert().success();
+    let before = std::fs::read(&db).unwrap();
+    disk.remount("ro");
+    let list = zhiwen(dir.path()).arg("--db").arg(&db).args(["list", "--json"]).output().unwrap();
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 5);
+    let (json, code) = check_json_with_db(dir.path(), &db, &suspect("ads_xiyouji_000.txt"));
+    assert_eq!(code, 0);
+    assert!(json["suspects"][0]["sources"][0]["path"].as_str().unwrap().ends_with("xiyouji_000.txt"));
+    zhiwen(dir.path()).arg("--db").arg(&db).arg("doctor").assert().success();
+    let suspect_path = suspect("ads_xiyouji_000.txt").display().to_string();
+    for args in [vec!["import", "--quiet", suspect_path.as_str()], vec!["remove", "1"]] {
+        let out = zhiwen(dir.path()).arg("--db").arg(&db).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is read-only") && err.contains("corpus.sqlite"), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+fn check_json_with_db(dir: &Path, db: &Path, file: &Path) -> (serde_json::Value, i32) {
+    let out = zhiwen(dir).arg("--db").arg(db).args(["check", "--json"]).arg(file).output().unwrap();
+    (serde_json::from_slice(&out.stdout).unwrap(), out.status.code().unwrap())
 }

@@ -67,6 +67,7 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
         match std::fs::metadata(root) {
             Err(e) => report.failed.push((root.clone(), e.to_string())),
             Ok(m) if m.is_file() => out.push(root.clone()),
+            Ok(m) if !m.is_dir() => report.failed.push((root.clone(), NOT_REGULAR.into())),
             Ok(_) => {
                 for entry in walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name() {
                     match entry {
@@ -91,6 +92,10 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
                                 report.skipped.push(path);
                             }
                         }
+                        // A pipe would block the import forever; a device is not a text.
+                        Ok(entry) if !entry.file_type().is_dir() && !is_hidden(entry.path()) => {
+                            report.failed.push((entry.into_path(), NOT_REGULAR.into()));
+                        }
                         Ok(_) => {}
                     }
                 }
@@ -99,6 +104,8 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
     }
     out
 }
+
+const NOT_REGULAR: &str = "not a regular file (a pipe, socket or device), not read";
 
 fn is_hidden(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'))
@@ -150,6 +157,7 @@ pub(crate) fn import_into(
     progress: ProgressFn,
     cancel: &Cancel,
 ) -> Result<(ImportReport, Vec<NewWindows>)> {
+    store.writable()?;
     let mut report = ImportReport::default();
     let send = |stage, done, total, bytes_done, bytes_total, current: Option<PathBuf>| {
         progress(&Progress { stage, files_done: done, files_total: total, bytes_done, bytes_total, current })
@@ -158,6 +166,7 @@ pub(crate) fn import_into(
     let files = collect_files(paths, &mut report);
     let sizes: Vec<u64> = files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).collect();
     let bytes_total: u64 = sizes.iter().sum();
+    send(Stage::Importing, 0, files.len(), 0, bytes_total, None);
     let known = store.known_files()?;
     let params = store.params();
     let done = AtomicUsize::new(0);

@@ -53,6 +53,8 @@ pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
     params: FingerprintParams,
+    /// Opened read-only because it cannot be written (see [`Store::open`]).
+    read_only: bool,
 }
 
 impl Store {
@@ -63,7 +65,66 @@ impl Store {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
         let conn = Connection::open(path).map_err(|e| store_error(path, e))?;
-        Store::init(conn, Some(path.to_path_buf()), params)
+        match Store::init(conn, Some(path.to_path_buf()), params) {
+            Ok(store) => Ok(store),
+            // A store on a read-only disk: SQLite cannot create the WAL's shared-memory
+            // file next to it. Nothing can change it then, so it is read as immutable,
+            // for listing and checking; writes are refused with `Error::ReadOnly`.
+            Err(e) if path.is_file() => Store::open_immutable(path, params).map_err(|_| e),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open_immutable(path: &Path, params: FingerprintParams) -> Result<Store> {
+        use rusqlite::OpenFlags;
+        let mut uri = String::from("file:");
+        for c in path.to_string_lossy().chars() {
+            match c {
+                '%' => uri.push_str("%25"),
+                '?' => uri.push_str("%3f"),
+                '#' => uri.push_str("%23"),
+                c => uri.push(c),
+            }
+        }
+        uri.push_str("?immutable=1");
+        let conn = Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)
+            .map_err(|e| store_error(path, e))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version != schema::SCHEMA_VERSION {
+            return Err(Error::ReadOnly { path: path.to_path_buf() });
+        }
+        let params = read_params(&conn)?.unwrap_or(params);
+        Ok(Store { conn, path: Some(path.to_path_buf()), params, read_only: true })
+    }
+
+    /// Whether the store was opened read-only (it cannot be written).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// `Ok` if the store can be written, else [`Error::ReadOnly`].
+    pub fn writable(&self) -> Result<()> {
+        if self.read_only {
+            return Err(Error::ReadOnly { path: self.shown_path() });
+        }
+        Ok(())
+    }
+
+    fn shown_path(&self) -> PathBuf {
+        self.path.clone().unwrap_or_else(|| PathBuf::from(":memory:"))
+    }
+
+    /// A write's SQLite error in the words a user needs: a full disk, a read-only store.
+    pub(crate) fn write_error(&self, e: Error) -> Error {
+        use rusqlite::ErrorCode;
+        match &e {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => match f.code {
+                ErrorCode::DiskFull => Error::Full { path: self.shown_path() },
+                ErrorCode::ReadOnly => Error::ReadOnly { path: self.shown_path() },
+                _ => e,
+            },
+            _ => e,
+        }
     }
 
     pub fn open_in_memory(params: FingerprintParams) -> Result<Store> {
@@ -93,7 +154,7 @@ impl Store {
                 params
             }
         };
-        Ok(Store { conn, path, params })
+        Ok(Store { conn, path, params, read_only: false })
     }
 
     /// The parameters every stored window was made with.
@@ -145,6 +206,11 @@ impl Store {
 
     /// Removes documents and their windows; returns how many existed.
     pub fn remove(&mut self, ids: &[u32]) -> Result<usize> {
+        self.writable()?;
+        self.remove_rows(ids).map_err(|e| self.write_error(e))
+    }
+
+    fn remove_rows(&mut self, ids: &[u32]) -> Result<usize> {
         let tx = self.conn.transaction()?;
         let mut removed = 0;
         {

@@ -36,6 +36,11 @@ impl Store {
     /// Writes a batch in one transaction: either all of it is in the store, or none.
     /// A document at a path already stored replaces the old one.
     pub fn write_batch(&mut self, docs: &[NewDocument]) -> Result<Vec<WriteOutcome>> {
+        self.writable()?;
+        self.write_rows(docs).map_err(|e| self.write_error(e))
+    }
+
+    fn write_rows(&mut self, docs: &[NewDocument]) -> Result<Vec<WriteOutcome>> {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let tx = self.conn.transaction()?;
         let mut out = Vec::with_capacity(docs.len());
@@ -82,6 +87,16 @@ impl Store {
     /// text, and records `params`; all in one transaction, so a cancel or crash leaves the
     /// store as it was.
     pub fn refingerprint(
+        &mut self,
+        params: crate::FingerprintParams,
+        progress: crate::engine::progress::ProgressFn,
+        cancel: &crate::Cancel,
+    ) -> Result<()> {
+        self.writable()?;
+        self.refingerprint_rows(params, progress, cancel).map_err(|e| self.write_error(e))
+    }
+
+    fn refingerprint_rows(
         &mut self,
         params: crate::FingerprintParams,
         progress: crate::engine::progress::ProgressFn,
