@@ -26,6 +26,8 @@ pub mod bench;
 pub mod engine;
 mod error;
 pub mod eval;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod report;
 
 #[cfg(feature = "gui")]

@@ -6,6 +6,7 @@ mod util;
 mod check;
 mod cli;
 mod eval;
+mod fuzz_regressions;
 #[cfg(feature = "gui")]
 mod gui;
 mod mutations;

@@ -90,9 +90,18 @@ pub struct Decoded {
 /// normally and the viewer does not mark them as changes.
 fn pdf_text(bytes: &[u8]) -> Result<String, String> {
     use unicode_normalization::UnicodeNormalization;
-    let text = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(bytes))
-        .map_err(|_| "damaged PDF (the reader failed on it)".to_string())?
-        .map_err(|e| format!("cannot read the PDF: {e}"))?;
+    let read = || -> Result<String, String> {
+        let mut doc = pdf_extract::Document::load_mem(bytes).map_err(|e| format!("cannot read the PDF: {e}"))?;
+        if doc.is_encrypted() {
+            doc.decrypt("").map_err(|_| "the PDF is encrypted with a password".to_string())?;
+        }
+        check_page_tree(&doc)?;
+        let mut text = String::new();
+        pdf_extract::output_doc(&doc, &mut pdf_extract::PlainTextOutput::new(&mut text))
+            .map_err(|e| format!("cannot read the PDF: {e}"))?;
+        Ok(text)
+    };
+    let text = std::panic::catch_unwind(read).map_err(|_| "damaged PDF (the reader failed on it)".to_string())??;
     Ok(text
         .chars()
         .flat_map(|c| {
@@ -101,6 +110,24 @@ fn pdf_text(bytes: &[u8]) -> Result<String, String> {
             folded
         })
         .collect())
+}
+
+/// Refuses a PDF whose pages' `/Parent` chains loop or run deeper than any real file:
+/// pdf-extract follows them recursively to find inherited page attributes, so a loop
+/// would hang the import, then overflow the stack (found by `cargo fuzz run decode_pdf`).
+fn check_page_tree(doc: &pdf_extract::Document) -> Result<(), String> {
+    const MAX_DEPTH: usize = 256;
+    for (_, page) in doc.get_pages() {
+        let mut seen = std::collections::HashSet::from([page]);
+        let mut id = page;
+        while let Some(parent) = doc.get_dictionary(id).ok().and_then(|d| d.get(b"Parent").ok()?.as_reference().ok()) {
+            if !seen.insert(parent) || seen.len() > MAX_DEPTH {
+                return Err("damaged PDF (its page tree loops)".into());
+            }
+            id = parent;
+        }
+    }
+    Ok(())
 }
 
 /// Reads and decodes one file.
@@ -171,6 +198,14 @@ pub fn title_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pdf_whose_page_tree_loops_is_refused_not_followed_forever() {
+        // Found by the decode_pdf fuzz target: a page that is its own /Parent's parent.
+        let bytes = include_bytes!("../../../fuzz/regressions/decode_pdf/page_tree_loop.pdf");
+        let err = decode_bytes(Path::new("loop.pdf"), bytes).unwrap_err().to_string();
+        assert!(err.contains("page tree loops"), "{err}");
+    }
 
     #[test]
     fn empty_and_textless_files_are_errors_naming_the_file() {
