@@ -267,6 +267,24 @@ fn the_cli_imports_while_the_app_is_open_and_the_app_picks_the_documents_up() {
     assert_eq!(store.verify().unwrap(), Vec::<String>::new());
 }
 
+#[test]
+fn a_store_on_a_read_only_disk_is_shown_and_an_import_says_why_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(disk) = Tmpfs::mount(dir.path(), "50m") else { return };
+    let db = disk.0.join("corpus.sqlite");
+    zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(corpus_dir()).assert().success();
+    disk.remount("ro");
+    let mut h = app_harness(db, dir.path().join("r.json"));
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 5);
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the refusal", |a| !a.messages.is_empty() && a.import.is_none());
+    let shown = h.state().messages.join("\n");
+    assert!(shown.contains("is read-only") && shown.contains("corpus.sqlite"), "{shown}");
+    // In the status bar, with the import dialog closed and the corpus still listed.
+    h.get_by_label_contains("is read-only");
+    assert_eq!(h.state().corpus.docs.len(), 5);
+}
+
 /// Frame times while a large import runs in the background: a benchmark, not a test
 /// (`cargo test --test tests gui_frame_times -- --ignored --nocapture`).
 #[test]

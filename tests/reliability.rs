@@ -166,38 +166,6 @@ fn a_file_deleted_between_listing_and_reading_is_reported_and_the_rest_imported(
     assert_eq!(corpus.store().stats().unwrap().documents, 9);
 }
 
-/// A tmpfs mounted at `dir/disk` (root only, as in CI); unmounted on drop. `None`, with a
-/// note, where mounting is not allowed: then the disk tests have nothing to run on.
-struct Tmpfs(std::path::PathBuf);
-
-impl Tmpfs {
-    fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
-        let at = dir.join("disk");
-        std::fs::create_dir_all(&at).unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(&at)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!("note: cannot mount a tmpfs here (needs root); disk test not run");
-        }
-        ok.then_some(Tmpfs(at))
-    }
-
-    fn remount(&self, opts: &str) {
-        let status = Command::new("mount").args(["-o", &format!("remount,{opts}")]).arg(&self.0).status().unwrap();
-        assert!(status.success());
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
 #[test]
 fn a_full_disk_stops_the_import_with_a_clear_message_and_keeps_whole_batches() {
     let dir = tempfile::tempdir().unwrap();

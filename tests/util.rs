@@ -61,3 +61,36 @@ pub fn doc_count(db: &Path) -> usize {
     let Ok(conn) = rusqlite::Connection::open(db) else { return 0 };
     conn.query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as usize
 }
+
+/// A tmpfs mounted at `dir/disk` (root only, as in CI); unmounted on drop. `None`, with a
+/// note, where mounting is not allowed: then the disk tests have nothing to run on.
+pub struct Tmpfs(pub PathBuf);
+
+impl Tmpfs {
+    pub fn mount(dir: &Path, size: &str) -> Option<Tmpfs> {
+        let at = dir.join("disk");
+        std::fs::create_dir_all(&at).unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&at)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("note: cannot mount a tmpfs here (needs root); disk test not run");
+        }
+        ok.then_some(Tmpfs(at))
+    }
+
+    pub fn remount(&self, opts: &str) {
+        let status =
+            std::process::Command::new("mount").args(["-o", &format!("remount,{opts}")]).arg(&self.0).status().unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}

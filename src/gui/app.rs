@@ -161,6 +161,10 @@ impl ZhiwenApp {
                 },
                 Event::Picked(..) => {}
                 Event::Failed(message) => self.messages.push(message),
+                Event::JobFailed(message) => {
+                    self.import = None;
+                    self.messages.push(message);
+                }
             }
         }
     }

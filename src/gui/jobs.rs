@@ -39,6 +39,9 @@ pub enum Event {
     /// A file dialog closed: what it was for, and the chosen paths (empty if cancelled).
     Picked(Dialog, Vec<PathBuf>),
     Failed(String),
+    /// The import or re-fingerprint under way stopped on an error (a read-only store, a
+    /// full disk): what it committed is kept, and the message says why it stopped.
+    JobFailed(String),
 }
 
 /// The native dialogs the app opens.
@@ -179,7 +182,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 let progress = |p: &Progress| emit.send(Event::Progress(p.clone()));
                 match corpus.import(&paths, &ImportOptions::default(), &progress, &cancel) {
                     Ok(report) => emit.send(Event::ImportDone(report)),
-                    Err(e) => emit.send(Event::Failed(e.to_string())),
+                    Err(e) => emit.send(Event::JobFailed(e.to_string())),
                 }
                 publish(&corpus);
             }
@@ -193,7 +196,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 let progress = |p: &Progress| emit.send(Event::Progress(p.clone()));
                 match corpus.refingerprint(params, &progress, &cancel) {
                     Ok(()) | Err(crate::Error::Cancelled) => {}
-                    Err(e) => emit.send(Event::Failed(e.to_string())),
+                    Err(e) => emit.send(Event::JobFailed(e.to_string())),
                 }
                 publish(&corpus);
             }
