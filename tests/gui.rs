@@ -270,10 +270,7 @@ fn the_cli_imports_while_the_app_is_open_and_the_app_picks_the_documents_up() {
 #[test]
 fn a_store_on_a_read_only_disk_is_shown_and_an_import_says_why_it_cannot() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = Tmpfs::mount(dir.path(), "50m") else { return };
-    let db = disk.0.join("corpus.sqlite");
-    zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(corpus_dir()).assert().success();
-    disk.remount("ro");
+    let Some((_disk, db)) = read_only_store(dir.path()) else { return };
     let mut h = app_harness(db, dir.path().join("r.json"));
     step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 5);
     h.get_by_label("Import folder…").click();

@@ -196,11 +196,8 @@ fn a_full_disk_stops_the_import_with_a_clear_message_and_keeps_whole_batches() {
 #[test]
 fn a_store_on_a_read_only_disk_is_listed_and_checked_but_never_written() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = Tmpfs::mount(dir.path(), "50m") else { return };
-    let db = disk.0.join("corpus.sqlite");
-    zhiwen(dir.path()).arg("--db").arg(&db).args(["import", "--quiet"]).arg(corpus_dir()).assert().success();
+    let Some((_disk, db)) = read_only_store(dir.path()) else { return };
     let before = std::fs::read(&db).unwrap();
-    disk.remount("ro");
     let list = zhiwen(dir.path()).arg("--db").arg(&db).args(["list", "--json"]).output().unwrap();
     assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
     assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 5);

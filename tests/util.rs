@@ -94,3 +94,13 @@ impl Drop for Tmpfs {
         let _ = std::process::Command::new("umount").arg(&self.0).status();
     }
 }
+
+/// The fixture corpus imported into a store on a tmpfs that is then made read-only;
+/// `None` where mounting is not allowed (see [`Tmpfs::mount`]).
+pub fn read_only_store(dir: &Path) -> Option<(Tmpfs, PathBuf)> {
+    let disk = Tmpfs::mount(dir, "50m")?;
+    let db = disk.0.join("corpus.sqlite");
+    zhiwen(dir).arg("--db").arg(&db).args(["import", "--quiet"]).arg(corpus_dir()).assert().success();
+    disk.remount("ro");
+    Some((disk, db))
+}

@@ -292,31 +292,24 @@ trait Lane: Copy + PartialEq {
     fn clear_lowest(self) -> Self;
 }
 
-impl Lane for u32 {
-    const ZERO: u32 = 0;
-    fn xor(self, o: u32) -> u32 {
-        self ^ o
-    }
-    fn and(self, o: u32) -> u32 {
-        self & o
-    }
-    fn clear_lowest(self) -> u32 {
-        self & self.wrapping_sub(1)
-    }
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const ZERO: $t = 0;
+            fn xor(self, o: $t) -> $t {
+                self ^ o
+            }
+            fn and(self, o: $t) -> $t {
+                self & o
+            }
+            fn clear_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+        }
+    };
 }
-
-impl Lane for u64 {
-    const ZERO: u64 = 0;
-    fn xor(self, o: u64) -> u64 {
-        self ^ o
-    }
-    fn and(self, o: u64) -> u64 {
-        self & o
-    }
-    fn clear_lowest(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
-}
+lane!(u32);
+lane!(u64);
 
 /// A frozen, exact near-neighbour index over window fingerprints.
 pub struct Index {

@@ -69,8 +69,12 @@ impl Store {
             Ok(store) => Ok(store),
             // A store on a read-only disk: SQLite cannot create the WAL's shared-memory
             // file next to it. Nothing can change it then, so it is read as immutable,
-            // for listing and checking; writes are refused with `Error::ReadOnly`.
-            Err(e) if path.is_file() => Store::open_immutable(path, params).map_err(|_| e),
+            // for listing and checking; writes are refused with `Error::ReadOnly`. Only
+            // then: immutable reads ignore locks and the WAL, so a store another process
+            // may be writing, or with commits still in its WAL, is never read that way.
+            Err(e) if path.is_file() && folder_is_read_only(path) && !wal_has_commits(path) => {
+                Store::open_immutable(path, params).map_err(|_| e)
+            }
             Err(e) => Err(e),
         }
     }
@@ -288,6 +292,17 @@ impl Store {
         }
         Ok(problems)
     }
+}
+
+/// Whether nothing can be created in the store's folder (a read-only disk or folder).
+fn folder_is_read_only(path: &Path) -> bool {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    tempfile::tempfile_in(dir).is_err()
+}
+
+/// Whether the store's WAL file holds anything (commits not yet copied into the store).
+fn wal_has_commits(path: &Path) -> bool {
+    std::fs::metadata(format!("{}-wal", path.display())).is_ok_and(|m| m.len() > 0)
 }
 
 /// The columns of a [`DocumentInfo`], in the order [`info_of_row`] reads them.
