@@ -238,13 +238,10 @@ pub(crate) fn import_into(
             // Owned here, so the writer's loop ends when this thread is done.
             let to_writer = to_writer;
             for range in batches {
-                match prepare(range) {
-                    Some(batch) if !cancel.is_cancelled() || !batch.is_empty() => {
-                        if to_writer.send(batch).is_err() {
-                            return false; // the writer stopped on an error
-                        }
-                    }
-                    _ => return true,
+                // `None`: cancelled while reading; the batch is dropped whole.
+                let Some(batch) = prepare(range) else { return true };
+                if to_writer.send(batch).is_err() {
+                    return false; // the writer stopped on an error
                 }
                 if cancel.is_cancelled() {
                     return true;

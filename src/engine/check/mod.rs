@@ -247,7 +247,6 @@ fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u3
     by_doc
 }
 
-/// Which tokens of a text are covered by passages, measured in counted characters.
 /// The share of `tokens`' characters inside the union of the token `ranges`, like
 /// [`Coverage`] but in time proportional to the ranges, not the tokens.
 fn share_of_ranges(tokens: &[Token], mut ranges: Vec<(usize, usize)>) -> f64 {
@@ -268,6 +267,7 @@ fn share_of_ranges(tokens: &[Token], mut ranges: Vec<(usize, usize)>) -> f64 {
     covered as f64 / total as f64
 }
 
+/// Which tokens of a text are covered by passages, measured in counted characters.
 struct Coverage<'a> {
     tokens: &'a [Token],
     covered: Vec<bool>,

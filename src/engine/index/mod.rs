@@ -11,13 +11,14 @@
 //!
 //! Layout (k = 3, four 16-bit blocks, at 10^7 windows about 30 bytes per window):
 //! - `fps`: the fingerprints themselves, grouped by table 0's key (its block 0) through a
-//!   directory, so table 0 is scanned in place with a popcount per entry;
-//! - every other table is a directory on its key block plus a 6-byte entry per window: a
-//!   slot into `fps` (as many bits as the index needs, 24 at 10^7) and, in the bits left, a
-//!   *tag*: the permuted bits after the key. A neighbour within k bits differs from the
-//!   query in at most k bits of the tag too, so the scan streams over the bucket's entries
-//!   and fetches a full fingerprint only for the few whose tag is close (at 10^7 about one
-//!   random entry in 7000);
+//!   directory, so table 0 is scanned in place;
+//! - every other table is a directory on its key block plus 6 bytes per window: a slot into
+//!   `fps` (as many bits as the index needs, 24 at 10^7) and, in the bits left, a *tag*: the
+//!   permuted bits after the key. They are kept as a u32 lane (the tag, then the slot's low
+//!   bits) and a u16 (the slot's high bits), so the scan streams over 4-byte lanes. A
+//!   neighbour within k bits differs from the query in at most k bits of the tag too, so a
+//!   full fingerprint is fetched only for the few entries whose tag is close (at 10^7 about
+//!   one random entry in 7000);
 //! - windows are numbered in push order and described by runs (document, first ordinal),
 //!   one per document, instead of a reference per window.
 //!
@@ -247,9 +248,15 @@ impl Table {
         Table { perm, dir, dir_bits, tag_bits, tag_exact, tags, slots_high, key_mask, earlier_keys: earlier.to_vec() }
     }
 
+    /// The directory cell of a fingerprint in this table's arrangement.
     #[inline]
-    fn cell(&self, permuted: u64) -> std::ops::Range<usize> {
-        let c = (permuted >> (64 - self.dir_bits)) as usize;
+    fn cell(&self, permuted: u64) -> usize {
+        (permuted >> (64 - self.dir_bits)) as usize
+    }
+
+    /// The entries of directory cell `c`.
+    #[inline]
+    fn bucket(&self, c: usize) -> std::ops::Range<usize> {
         self.dir[c] as usize..self.dir[c + 1] as usize
     }
 }
@@ -351,7 +358,7 @@ impl Index {
         let distance = distance.min(self.max_distance);
         for (t, table) in self.tables.iter().enumerate() {
             let p = table.perm.apply(fingerprint);
-            self.candidates(t, p, table.cell(p), fingerprint, distance, |slot| {
+            self.candidates(t, p, table.bucket(table.cell(p)), fingerprint, distance, |slot| {
                 if let Some(distance) = self.verify(t, slot, fingerprint, distance) {
                     out.push(self.hit(slot, distance));
                 }
@@ -377,7 +384,7 @@ impl Index {
             for &fp in group {
                 for table in &self.tables {
                     let p = table.perm.apply(fp);
-                    let c = (p >> (64 - table.dir_bits)) as usize;
+                    let c = table.cell(p);
                     prefetch(&table.dir[c]);
                     cells.push((p, c));
                 }
@@ -385,7 +392,7 @@ impl Index {
             ranges.clear();
             for (i, &(_, c)) in cells.iter().enumerate() {
                 let table = &self.tables[i % tables];
-                let range = table.dir[c] as usize..table.dir[c + 1] as usize;
+                let range = table.bucket(c);
                 if i % tables == 0 {
                     self.fps[range.clone()].iter().step_by(8).for_each(prefetch);
                 } else {

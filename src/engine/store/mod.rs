@@ -101,11 +101,6 @@ impl Store {
         Ok(Store { conn, path: Some(path.to_path_buf()), params, read_only: true })
     }
 
-    /// Whether the store was opened read-only (it cannot be written).
-    pub fn is_read_only(&self) -> bool {
-        self.read_only
-    }
-
     /// `Ok` if the store can be written, else [`Error::ReadOnly`].
     pub fn writable(&self) -> Result<()> {
         if self.read_only {
@@ -119,7 +114,7 @@ impl Store {
     }
 
     /// A write's SQLite error in the words a user needs: a full disk, a read-only store.
-    pub(crate) fn write_error(&self, e: Error) -> Error {
+    fn write_error(&self, e: Error) -> Error {
         use rusqlite::ErrorCode;
         match &e {
             Error::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => match f.code {
