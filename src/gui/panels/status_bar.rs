@@ -32,7 +32,10 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     if ui.small_button("×").clicked() {
                         app.messages.clear();
                     }
-                    ui.label(last);
+                    // A long message (a store error names the store) is cut to the room
+                    // left beside the totals, not drawn over them; a cut label shows the
+                    // whole text on hover.
+                    ui.add(egui::Label::new(last).truncate());
                 });
             }
         });
