@@ -142,6 +142,24 @@ fn imported_harness(dir: &Path) -> Harness<'static, ZhiwenApp> {
     h
 }
 
+/// An app at rest draws nothing: once the corpus table, and then the viewer, have settled,
+/// no frame asks for another (a title sent every frame once kept the idle app at 180% CPU).
+#[test]
+fn a_settled_app_requests_no_more_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    let settled = |h: &mut Harness<'_, ZhiwenApp>, what: &str| {
+        let steps = h.try_run().unwrap_or_else(|e| panic!("{what} never settles: {e}"));
+        assert!(steps <= 10, "{what}: {steps} frames to settle");
+    };
+    settled(&mut h, "the corpus table");
+    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("ads_xiyouji_000.txt"))));
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
+    settled(&mut h, "the viewer");
+    h.key_press(eframe::egui::Key::N);
+    settled(&mut h, "the viewer after moving to the next passage");
+}
+
 #[test]
 fn corpus_table_searches_sorts_and_removes() {
     let dir = tempfile::tempdir().unwrap();

@@ -124,6 +124,9 @@ pub struct FingerprintArgs {
     /// Tokens per simhash feature.
     #[arg(long)]
     pub ngram: Option<usize>,
+    /// How features vote: by their rarity (default) or uniformly (stores made before 0.2).
+    #[arg(long, value_parser = ["rarity", "uniform"])]
+    pub weighting: Option<String>,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -131,9 +134,13 @@ pub struct CheckArgs {
     /// Largest Hamming distance (bits of 64) at which two windows match.
     #[arg(long, value_name = "BITS")]
     pub max_distance: Option<u32>,
-    /// Drop passages shorter than this many characters (Han characters, letters, digits).
+    /// Drop copied regions shorter than this many characters (Han characters, letters, digits).
     #[arg(long, value_name = "CHARS")]
     pub min_passage: Option<usize>,
+    /// Drop copied regions with less verified shared text than this, in bits (a Han
+    /// character is 4.2, an English word 4-16 by its rarity).
+    #[arg(long, value_name = "BITS")]
+    pub min_evidence: Option<f64>,
 }
 
 #[cfg(test)]

@@ -107,21 +107,27 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<Exi
 }
 
 fn check_options(args: &CheckArgs) -> CheckOptions {
-    let CheckArgs { max_distance, min_passage } = args.clone();
+    let CheckArgs { max_distance, min_passage, min_evidence } = args.clone();
     let defaults = CheckOptions::default();
     CheckOptions {
         max_distance: max_distance.unwrap_or(defaults.max_distance),
         min_passage_chars: min_passage.unwrap_or(defaults.min_passage_chars),
+        min_evidence_bits: min_evidence.unwrap_or(defaults.min_evidence_bits),
     }
 }
 
 fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
-    let FingerprintArgs { window, step, ngram } = args.clone();
+    let FingerprintArgs { window, step, ngram, weighting } = args.clone();
     let d = zhiwen::FingerprintParams::default();
     zhiwen::FingerprintParams {
         window: window.unwrap_or(d.window),
         step: step.unwrap_or(d.step),
         ngram: ngram.unwrap_or(d.ngram),
+        weighting: match weighting.as_deref() {
+            Some("uniform") => zhiwen::engine::params::Weighting::Uniform,
+            Some(_) => zhiwen::engine::params::Weighting::Rarity,
+            None => d.weighting,
+        },
     }
 }
 

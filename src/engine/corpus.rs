@@ -263,7 +263,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut corpus = corpus_with_chapter(dir.path());
         let before = corpus.store().stats().unwrap().windows;
-        let finer = FingerprintParams { window: 20, step: 2, ngram: 3 };
+        let finer = FingerprintParams { window: 20, step: 2, ..FingerprintParams::default() };
         let cancel = Cancel::new();
         cancel.cancel();
         assert!(matches!(corpus.refingerprint(finer, &|_| {}, &cancel), Err(Error::Cancelled)));

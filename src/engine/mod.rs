@@ -9,6 +9,7 @@ pub mod index;
 pub mod normalize;
 pub mod params;
 pub mod progress;
+pub mod rarity;
 pub mod simhash;
 pub mod store;
 pub mod window;

@@ -53,6 +53,12 @@ const HASHED: u64 = 1 << 63;
 /// Marks a word token's symbol.
 pub const WORD: u64 = 1 << 62;
 
+/// The symbol of a word token: `word` must be lower-case letters and digits, as the
+/// tokenizer collects them.
+pub fn word_symbol(word: &str) -> u64 {
+    xxh3_64(word.as_bytes()) | HASHED | WORD
+}
+
 /// Tokens of `text`, in order.
 pub fn tokenize(text: &str) -> Vec<Token> {
     let mut out = Vec::with_capacity(text.len() / 3);
@@ -63,7 +69,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let (mut word_start, mut word_end) = (0u32, 0u32);
     let push_word = |word: &mut String, start: u32, end: u32, out: &mut Vec<Token>| {
         if !word.is_empty() {
-            out.push(Token { sym: xxh3_64(word.as_bytes()) | HASHED | WORD, start, end });
+            out.push(Token { sym: word_symbol(word), start, end });
             word.clear();
         }
     };

@@ -16,11 +16,28 @@ pub struct FingerprintParams {
     pub step: usize,
     /// Tokens per simhash feature (n-gram length).
     pub ngram: usize,
+    /// How features vote in a window's simhash. Stores made before rarity weighting have
+    /// no such field and keep their uniform votes until they are re-fingerprinted.
+    #[serde(default)]
+    pub weighting: Weighting,
+}
+
+/// How much a feature's vote counts in a window's simhash.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Weighting {
+    /// Every feature votes 1 (stores made before rarity weighting).
+    #[default]
+    Uniform,
+    /// A feature votes with the information of its tokens ([`crate::engine::rarity`]):
+    /// *the* and *of* weigh a quarter of a rare word, so windows of common words stop
+    /// colliding by chance.
+    Rarity,
 }
 
 impl Default for FingerprintParams {
     fn default() -> Self {
-        FingerprintParams { window: 24, step: 6, ngram: 3 }
+        FingerprintParams { window: 24, step: 6, ngram: 3, weighting: Weighting::Rarity }
     }
 }
 

@@ -8,18 +8,35 @@
 //! fingerprinting every position of a suspect (step 1) cost O(64) per token.
 
 use crate::engine::normalize::Token;
-use crate::engine::params::FingerprintParams;
-use crate::engine::store::StoredWindow;
+use crate::engine::params::{FingerprintParams, Weighting};
+use crate::engine::rarity;
 use crate::engine::window;
 use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
+/// One stored window of a document: its ordinal among the document's stored windows, its
+/// character span in the extracted text, its fingerprint.
+#[derive(Clone, Debug)]
+pub struct StoredWindow {
+    pub ordinal: u32,
+    pub char_start: u32,
+    pub char_end: u32,
+    pub fingerprint: u64,
+}
+
 /// The features of a token stream: for each token, the hash of the shortest run of
-/// tokens from it that reaches `ngram` units (3 initials, or 1 word), and that run's
-/// end. A stream too short for one full feature gives one feature of all its tokens.
-pub fn features(tokens: &[Token], ngram: usize) -> (Vec<u64>, Vec<usize>) {
-    let spans = crate::engine::window::query_spans(tokens, ngram);
-    let mut buf = Vec::with_capacity(ngram * 8);
+/// tokens from it that reaches `ngram` units (3 initials, or 1 word), that run's end, and
+/// the feature's vote (1, or its tokens' bits with rarity weighting). A stream too short
+/// for one full feature gives one feature of all its tokens.
+pub struct Features {
+    pub hashes: Vec<u64>,
+    pub ends: Vec<usize>,
+    pub weights: Vec<i32>,
+}
+
+pub fn features(tokens: &[Token], p: &FingerprintParams) -> Features {
+    let spans = crate::engine::window::query_spans(tokens, p.ngram);
+    let mut buf = Vec::with_capacity(p.ngram * 8);
     let hashes = spans
         .iter()
         .map(|sp| {
@@ -28,28 +45,33 @@ pub fn features(tokens: &[Token], ngram: usize) -> (Vec<u64>, Vec<usize>) {
             xxh3_64(&buf)
         })
         .collect();
-    (hashes, spans.iter().map(|sp| sp.end).collect())
+    let weights = match p.weighting {
+        Weighting::Uniform => vec![1; spans.len()],
+        Weighting::Rarity => spans.iter().map(|sp| (rarity::bits(&tokens[sp.clone()]).round() as i32).max(1)).collect(),
+    };
+    Features { hashes, ends: spans.iter().map(|sp| sp.end).collect(), weights }
 }
 
 /// Fingerprints of the windows `spans` (token ranges with increasing starts and ends):
 /// each is the simhash of the features that lie wholly inside it (at least one).
-pub fn window_fingerprints(features: &[u64], feature_ends: &[usize], spans: &[Range<usize>]) -> Vec<u64> {
+pub fn window_fingerprints(f: &Features, spans: &[Range<usize>]) -> Vec<u64> {
+    let n = f.hashes.len();
     let mut tally = Tally::default();
     let (mut lo, mut hi) = (0usize, 0usize); // features in the tally
     let mut out = Vec::with_capacity(spans.len());
     for span in spans {
-        let new_lo = span.start.min(features.len().saturating_sub(1));
+        let new_lo = span.start.min(n.saturating_sub(1));
         let mut new_hi = hi.max(new_lo);
-        while new_hi < features.len() && feature_ends[new_hi] <= span.end {
+        while new_hi < n && f.ends[new_hi] <= span.end {
             new_hi += 1;
         }
-        let new_hi = new_hi.max(new_lo + 1).min(features.len());
+        let new_hi = new_hi.max(new_lo + 1).min(n);
         if new_lo >= hi {
             tally = Tally::default();
             (lo, hi) = (new_lo, new_lo);
         }
-        features[hi..new_hi].iter().for_each(|&f| tally.add(f));
-        features[lo..new_lo].iter().for_each(|&f| tally.remove(f));
+        (hi..new_hi).for_each(|i| tally.add(f.hashes[i], f.weights[i]));
+        (lo..new_lo).for_each(|i| tally.add(f.hashes[i], -f.weights[i]));
         (lo, hi) = (new_lo, new_hi);
         out.push(tally.fingerprint());
     }
@@ -58,9 +80,9 @@ pub fn window_fingerprints(features: &[u64], feature_ends: &[usize], spans: &[Ra
 
 /// The stored windows of a tokenized document: ordinal, character span, fingerprint.
 pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWindow> {
-    let (features, ends) = features(tokens, p.ngram);
+    let features = features(tokens, p);
     let spans = window::stored_spans(tokens, p.window, p.step);
-    let fps = window_fingerprints(&features, &ends, &spans);
+    let fps = window_fingerprints(&features, &spans);
     spans
         .iter()
         .zip(fps)
@@ -78,11 +100,11 @@ pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWind
 /// their fingerprints.
 pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> (Vec<Range<usize>>, Vec<u64>) {
     use rayon::prelude::*;
-    let (features, ends) = features(tokens, p.ngram);
+    let features = features(tokens, p);
     let spans = window::query_spans(tokens, p.window);
     // A window per token: a novel has a million, so they are split among the threads
     // (each chunk starts its running tally afresh).
-    let fps = spans.par_chunks(1 << 14).flat_map_iter(|chunk| window_fingerprints(&features, &ends, chunk)).collect();
+    let fps = spans.par_chunks(1 << 14).flat_map_iter(|chunk| window_fingerprints(&features, chunk)).collect();
     (spans, fps)
 }
 
@@ -92,8 +114,8 @@ pub fn distance(a: u64, b: u64) -> u32 {
     (a ^ b).count_ones()
 }
 
-/// Per bit of the fingerprint, (features with the bit set) - (features without); bit b is
-/// at `.0[b / 8][b % 8]`.
+/// Per bit of the fingerprint, the votes of features with the bit set minus those without;
+/// bit b is at `.0[b / 8][b % 8]`.
 #[derive(Default)]
 struct Tally([[i32; 8]; 8]);
 
@@ -115,21 +137,13 @@ const SPREAD: [[i32; 8]; 256] = {
 };
 
 impl Tally {
+    /// Adds a feature's vote `w` (negative to take it out again).
     #[inline]
-    fn add(&mut self, h: u64) {
+    fn add(&mut self, h: u64, w: i32) {
         for (lanes, byte) in self.0.iter_mut().zip(h.to_le_bytes()) {
             let spread = &SPREAD[byte as usize];
             for j in 0..8 {
-                lanes[j] += spread[j];
-            }
-        }
-    }
-    #[inline]
-    fn remove(&mut self, h: u64) {
-        for (lanes, byte) in self.0.iter_mut().zip(h.to_le_bytes()) {
-            let spread = &SPREAD[byte as usize];
-            for j in 0..8 {
-                lanes[j] -= spread[j];
+                lanes[j] += spread[j] * w;
             }
         }
     }
@@ -143,24 +157,32 @@ mod tests {
     use super::*;
     use crate::engine::normalize::tokenize;
 
-    fn direct(features: &[u64]) -> u64 {
+    fn direct(f: &Features, range: Range<usize>) -> u64 {
         let mut t = Tally::default();
-        features.iter().for_each(|&f| t.add(f));
+        range.for_each(|i| t.add(f.hashes[i], f.weights[i]));
         t.fingerprint()
     }
+
+    const UNIFORM: FingerprintParams =
+        FingerprintParams { window: 24, step: 6, ngram: 3, weighting: Weighting::Uniform };
 
     const TEXT: &str = "却说张飞拍马赶到关下，关上矢石如雨，不得进而回。次日，张飞又去搦战。\
         曹操在城上看见，张飞一骑当先，厉声大叫：谁敢与我决一死战！";
 
     #[test]
     fn running_tally_equals_direct_computation_at_any_step() {
-        let tokens = tokenize(TEXT);
-        let (f, ends) = features(&tokens, 3);
-        for step in [1, 2, 5, 7, 30] {
-            let spans: Vec<Range<usize>> = (0..tokens.len() - 10).step_by(step).map(|s| s..s + 10).collect();
-            let fps = window_fingerprints(&f, &ends, &spans);
-            for (sp, &fp) in spans.iter().zip(&fps) {
-                assert_eq!(fp, direct(&f[sp.start..sp.start + 8]), "step {step} span {sp:?}");
+        let text = format!("{TEXT} Then the quick brown fox jumps over the lazy dog, and the dog sleeps on.");
+        let tokens = tokenize(&text);
+        for p in [UNIFORM, FingerprintParams::default()] {
+            let f = features(&tokens, &p);
+            for step in [1, 2, 5, 7, 30] {
+                let spans: Vec<Range<usize>> = (0..tokens.len() - 10).step_by(step).map(|s| s..s + 10).collect();
+                let fps = window_fingerprints(&f, &spans);
+                for (sp, &fp) in spans.iter().zip(&fps) {
+                    let inside =
+                        sp.start..(sp.start..f.ends.len()).take_while(|&i| f.ends[i] <= sp.end).last().unwrap() + 1;
+                    assert_eq!(fp, direct(&f, inside), "{p:?} step {step} span {sp:?}");
+                }
             }
         }
     }
@@ -169,8 +191,7 @@ mod tests {
     fn one_changed_token_moves_few_bits_unrelated_text_moves_many() {
         let fp = |text: &str| {
             let t = tokenize(text);
-            let (f, e) = features(&t, 3);
-            window_fingerprints(&f, &e, std::slice::from_ref(&(0..t.len())))[0]
+            window_fingerprints(&features(&t, &UNIFORM), std::slice::from_ref(&(0..t.len())))[0]
         };
         let changed: String = TEXT.chars().enumerate().map(|(i, c)| if i == 20 { '甲' } else { c }).collect();
         let other = "宝玉听了，忙下床来，笑道：好妹妹，你别恼我，我原是无心的话。黛玉只不理他。\
@@ -182,10 +203,10 @@ mod tests {
     #[test]
     fn short_streams_still_get_a_fingerprint_and_words_make_bigrams() {
         let t = tokenize("三国");
-        let (f, e) = features(&t, 3);
-        assert_eq!((f.len(), e), (1, vec![2]));
+        let f = features(&t, &UNIFORM);
+        assert_eq!((f.hashes.len(), f.ends), (1, vec![2]));
         assert_eq!(query_fingerprints(&t, &FingerprintParams::default()).1.len(), 1);
         let t = tokenize("one two three four");
-        assert_eq!(features(&t, 3).1, vec![1, 2, 3, 4], "one word is three units");
+        assert_eq!(features(&t, &UNIFORM).ends, vec![1, 2, 3, 4], "one word is three units");
     }
 }

@@ -192,6 +192,80 @@ pub fn shuffle_paragraphs(text: &str, rng: &mut fastrand::Rng) -> String {
     ps.join("\n")
 }
 
+/// Filler words a launderer puts before sentences (洗稿).
+pub const FILLERS: &[&str] = &["其实", "当时", "不过", "然而", "于是", "据说", "原来", "后来"];
+
+/// Sentence-level laundering (洗稿): `drop` of the sentences left out, neighbouring
+/// sentences swapped at `swap` of the places, a filler word before `filler` of them.
+pub fn launder(text: &str, drop: f64, swap: f64, filler: f64, rng: &mut fastrand::Rng) -> String {
+    let mut out = String::new();
+    for para in paragraphs(text) {
+        let mut sentences: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        for c in para.chars() {
+            cur.push(c);
+            if matches!(c, '。' | '！' | '？' | '；') {
+                sentences.push(std::mem::take(&mut cur));
+            }
+        }
+        if !cur.is_empty() {
+            sentences.push(cur);
+        }
+        sentences.retain(|_| rng.f64() >= drop);
+        let mut i = 0;
+        while i + 1 < sentences.len() {
+            if rng.f64() < swap {
+                sentences.swap(i, i + 1);
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        for s in sentences {
+            if rng.f64() < filler {
+                out.push_str(FILLERS[rng.usize(..FILLERS.len())]);
+                out.push('，');
+            }
+            out.push_str(&s);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Swaps two neighbouring letters inside `share` of the words of four letters or more
+/// (English typos: "teh", "recieve").
+pub fn swap_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        if i - start >= 4 && rng.f64() < share {
+            let at = rng.usize(start + 1..i - 2);
+            chars.swap(at, at + 1);
+        }
+        i += 1;
+    }
+    chars.into_iter().collect()
+}
+
+/// A random passage of about `len` characters of English `text`, from the start of a word
+/// to the end of one, as a char range.
+pub fn pick_passage_en(text: &str, len: usize, rng: &mut fastrand::Rng) -> Option<Range<usize>> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() < len + 20 {
+        return None;
+    }
+    let start = rng.usize(1..chars.len() - len);
+    let start = (start..chars.len()).find(|&i| chars[i].is_alphanumeric() && !chars[i - 1].is_alphanumeric())?;
+    let end = (start + len).min(chars.len() - 1);
+    let end = (end..chars.len()).find(|&i| !chars[i].is_alphanumeric())?;
+    Some(start..end)
+}
+
 /// A random passage of `len` characters of `text`, starting and ending inside Han text
 /// (as a human would cut), as a char range.
 pub fn pick_passage(text: &str, len: usize, rng: &mut fastrand::Rng) -> Option<Range<usize>> {
@@ -284,6 +358,29 @@ mod tests {
         assert_eq!(truth[0].suspect.start, 6);
         let (a, b) = split_at_paragraph("新闻一\n新闻二\n新闻三");
         assert_eq!((a.as_str(), b.as_str()), ("新闻一\n新闻二\n", "新闻三"));
+    }
+
+    #[test]
+    fn laundering_keeps_most_sentences_in_near_order_and_typos_keep_letters() {
+        let mut rng = fastrand::Rng::with_seed(4);
+        let text = TEXT.repeat(20);
+        let out = launder(&text, 0.15, 0.15, 0.2, &mut rng);
+        let han = |s: &str| s.chars().filter(|&c| is_han(c)).count();
+        let (before, after) = (han(&text), han(&out));
+        assert!(after < before && after > before * 3 / 4, "{before} → {after}");
+        assert!(FILLERS.iter().any(|f| out.contains(f)));
+        let en = "The quick brown foxes jumped over sleeping dogs";
+        let typo = swap_letters(en, 1.0, &mut rng);
+        assert_ne!(typo, en);
+        let sorted = |s: &str| {
+            let mut v: Vec<char> = s.chars().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&typo), sorted(en), "letters swapped, none lost");
+        let r = pick_passage_en(&en.repeat(10), 60, &mut rng).unwrap();
+        let piece = char_slice(&en.repeat(10), r);
+        assert!(piece.starts_with(char::is_alphanumeric) && piece.ends_with(char::is_alphanumeric), "{piece}");
     }
 
     #[test]

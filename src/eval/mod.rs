@@ -54,6 +54,9 @@ pub struct KindResult {
     pub shared_sources: usize,
     /// Character-level scores, for kinds with passage ground truth.
     pub pan: Option<PanScores>,
+    /// Whole-text copies: the mean share of the suspect attributed to its true source
+    /// (that source's similarity).
+    pub attribution: Option<f64>,
     pub check_seconds: f64,
     pub suspect_chars: usize,
 }
@@ -94,6 +97,10 @@ pub struct CaseOutcome {
     pub missed: Vec<String>,
     pub false_sources: Vec<String>,
     pub shared_sources: Vec<String>,
+    /// Kinds with passage truth: the true and the detected suspect ranges, and each
+    /// detection's text (for looking at what went wrong).
+    pub truth_ranges: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+    pub detections: Vec<(std::ops::Range<usize>, std::ops::Range<usize>, String)>,
 }
 
 struct Texts {
@@ -102,6 +109,10 @@ struct Texts {
     held_out: Vec<(String, String)>,
     news: Vec<PathBuf>,
     sequels: Vec<PathBuf>,
+    /// English chapters in the corpus (`en-gutenberg/chapters`).
+    en_corpus: Vec<(String, String)>,
+    /// Texts of the English books that are not in the corpus.
+    en_hosts: Vec<String>,
 }
 
 pub fn run(opts: &EvalOptions, log: &dyn Fn(&str)) -> Result<(EvalReport, Vec<CaseOutcome>)> {
@@ -113,7 +124,7 @@ pub fn run(opts: &EvalOptions, log: &dyn Fn(&str)) -> Result<(EvalReport, Vec<Ca
     let mut corpus = Corpus::open_in_memory_with(opts.params)?;
     corpus.ensure_distance(opts.check.max_distance)?;
     let started = Instant::now();
-    let paths: Vec<PathBuf> = texts.corpus.iter().map(|(p, _)| PathBuf::from(p)).collect();
+    let paths: Vec<PathBuf> = texts.corpus.iter().chain(&texts.en_corpus).map(|(p, _)| PathBuf::from(p)).collect();
     let import = corpus.import(&paths, &ImportOptions::default(), &|_| {}, &Default::default())?;
     let import_seconds = started.elapsed().as_secs_f64();
     if !import.failed.is_empty() {
@@ -197,7 +208,24 @@ fn load_texts(opts: &EvalOptions, rng: &mut fastrand::Rng, notes: &mut Vec<Strin
         .into_iter()
         .filter(|p| !ABRIDGEMENTS.iter().any(|a| p.to_string_lossy().contains(a)))
         .collect();
-    Ok(Texts { corpus, held_out, news, sequels })
+    // English: the chaptered books are in the corpus, the others are hosts and negatives.
+    let en = opts.data.join("en-gutenberg");
+    let mut en_corpus: Vec<(String, String)> = list(&en.join("chapters")).iter().filter_map(|p| read(p)).collect();
+    en_corpus.sort();
+    let chaptered: HashSet<String> = std::fs::read_dir(en.join("chapters"))
+        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    let mut en_hosts: Vec<(PathBuf, String)> = list(&en.join("books"))
+        .into_iter()
+        .filter(|p| !p.file_stem().is_some_and(|s| chaptered.contains(&*s.to_string_lossy())))
+        .filter_map(|p| read(&p).map(|(_, t)| (p, t)))
+        .collect();
+    en_hosts.sort();
+    if en_corpus.is_empty() || en_hosts.is_empty() {
+        notes.push("en-gutenberg missing: no English kinds".into());
+    }
+    let en_hosts = en_hosts.into_iter().map(|(_, t)| t).collect();
+    Ok(Texts { corpus, held_out, news, sequels, en_corpus, en_hosts })
 }
 
 struct Kind {
@@ -218,6 +246,10 @@ const KINDS: &[Kind] = &[
     Kind { name: "combined", positive: true },
     Kind { name: "excerpt", positive: true },
     Kind { name: "compilation", positive: true },
+    Kind { name: "laundered", positive: true },
+    Kind { name: "en-swapped-letters", positive: true },
+    Kind { name: "en-excerpt", positive: true },
+    Kind { name: "en-negative", positive: false },
     Kind { name: "negative-news", positive: false },
     Kind { name: "hard-negative-sequels", positive: false },
     Kind { name: "hard-negative-same-novel", positive: false },
@@ -239,7 +271,21 @@ fn host_text(texts: &Texts, rng: &mut fastrand::Rng) -> String {
     "本报讯 记者从有关部门获悉，今年全市各项工作稳步推进。\n".repeat(8)
 }
 
+/// English negatives and hosts: a stretch of about `len` characters of a book outside the
+/// corpus, from a paragraph start.
+fn en_stretch(texts: &Texts, len: usize, rng: &mut fastrand::Rng) -> Option<String> {
+    let book = texts.en_hosts.get(rng.usize(..texts.en_hosts.len().max(1)))?;
+    let chars: Vec<char> = book.chars().collect();
+    let start = rng.usize(..chars.len().saturating_sub(len).max(1));
+    let start = (start..chars.len()).find(|&i| i == 0 || chars[i - 1] == '\n')?;
+    Some(chars[start..(start + len).min(chars.len())].iter().collect())
+}
+
 fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut fastrand::Rng) -> Vec<Case> {
+    if kind.name.starts_with("en-") && (texts.en_corpus.is_empty() || texts.en_hosts.is_empty()) {
+        return Vec::new();
+    }
+    let en_sources: Vec<&(String, String)> = texts.en_corpus.iter().filter(|(_, t)| t.len() >= 5000).collect();
     let sources: Vec<&(String, String)> = texts.corpus.iter().filter(|(_, t)| t.chars().count() >= 2000).collect();
     let pick = |rng: &mut fastrand::Rng| sources[rng.usize(..sources.len())];
     let whole = |name: String, path: &str, original: &str, text: String| Case {
@@ -261,7 +307,7 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
     for i in 0..n {
         let case = match kind.name {
             "reformat" | "ads" | "homophones-5%" | "homophones-15%" | "traditional" | "typos-2%" | "shuffled"
-            | "combined" => {
+            | "combined" | "laundered" => {
                 let (path, text) = pick(rng);
                 let pirated = match kind.name {
                     "reformat" => generate::reformat(text, rng),
@@ -271,6 +317,7 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     "traditional" => generate::traditional(text),
                     "typos-2%" => generate::typos(text, 0.02, pools, rng),
                     "shuffled" => generate::shuffle_paragraphs(text, rng),
+                    "laundered" => generate::launder(text, 0.15, 0.15, 0.2, rng),
                     _ => {
                         let t = generate::traditional(&generate::homophones(text, 0.05, pools, rng));
                         generate::reformat(&generate::ads(&t, rng), rng)
@@ -339,6 +386,33 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     originals,
                 }
             }
+            "en-swapped-letters" => {
+                let (path, text) = en_sources[rng.usize(..en_sources.len())];
+                whole(format!("{}#{i}", short(path)), path, text, generate::swap_letters(text, 0.05, rng))
+            }
+            "en-excerpt" => {
+                let (path, text) = en_sources[rng.usize(..en_sources.len())];
+                let Some(range) = generate::pick_passage_en(text, rng.usize(500..=3000), rng) else { continue };
+                let Some(host) = en_stretch(texts, 20_000, rng) else { continue };
+                let (head, tail) = generate::split_at_paragraph(&host);
+                let original = generate::char_slice(text, range.clone());
+                let (suspect, truth) = generate::assemble(vec![
+                    Ok(head),
+                    Err((path.clone(), text.clone(), range)),
+                    Ok(format!("\n{tail}")),
+                ]);
+                Case {
+                    name: format!("{}#{i}", short(path)),
+                    text: Ok(suspect),
+                    sources: BTreeSet::from([path.clone()]),
+                    passages: Some(truth),
+                    originals: vec![original],
+                }
+            }
+            "en-negative" => {
+                let Some(text) = en_stretch(texts, 20_000, rng) else { continue };
+                negative(&format!("en-negative#{i}"), text)
+            }
             "negative-news" | "hard-negative-sequels" => {
                 let list = if kind.name == "negative-news" { &texts.news } else { &texts.sequels };
                 let Some(p) = list.get(rng.usize(..list.len().max(1))) else { continue };
@@ -374,6 +448,7 @@ fn score_kind(
     let mut outcomes = Vec::new();
     let mut seconds = 0.0;
     let mut chars = 0;
+    let mut attributed = Vec::new();
     let n = cases.len();
     for case in cases {
         let started = Instant::now();
@@ -391,15 +466,33 @@ fn score_kind(
             found.iter().filter(|(p, _)| !case.sources.contains(p)).map(|(p, _)| p.clone()).collect();
         let shared = if extra.is_empty() { BTreeSet::new() } else { verified_shared(corpus, check, &case.originals)? };
         let (shared, wrong): (Vec<String>, Vec<String>) = extra.into_iter().partition(|p| shared.contains(p));
+        if kind.positive && case.passages.is_none() {
+            attributed.extend(case.sources.iter().map(|t| found.iter().find(|(p, _)| p == t).map_or(0.0, |f| f.1)));
+        }
         true_total += case.sources.len();
         true_found += case.sources.len() - missed.len();
         reported += found.len();
         false_sources += wrong.len();
         shared_sources += shared.len();
+        let (mut truth_ranges, mut detections) = (Vec::new(), Vec::new());
         if let Some(truth) = case.passages {
+            truth_ranges = truth.iter().map(|t| (t.suspect.clone(), t.source.clone())).collect();
+            let chars: Vec<char> = text.chars().collect();
+            detections = report
+                .sources
+                .iter()
+                .flat_map(|s| s.passages.iter())
+                .map(|p| {
+                    let text = chars[p.suspect_start..p.suspect_end].iter().collect();
+                    (p.suspect_start..p.suspect_end, p.source_start..p.source_end, text)
+                })
+                .collect();
+            // Detections of sources the original really shares text with are neither
+            // right nor wrong for the generator's truth: left out, as in doc precision.
             let dets = report
                 .sources
                 .iter()
+                .filter(|s| !shared.contains(&s.path))
                 .flat_map(|s| {
                     s.passages.iter().map(|p| Detection {
                         source_path: s.path.clone(),
@@ -418,6 +511,8 @@ fn score_kind(
             missed,
             false_sources: wrong,
             shared_sources: shared,
+            truth_ranges,
+            detections,
         });
     }
     let ratio = |a: usize, b: usize| if b == 0 { 1.0 } else { a as f64 / b as f64 };
@@ -431,6 +526,7 @@ fn score_kind(
             false_sources,
             shared_sources,
             pan: (!pan_input.is_empty()).then(|| metrics::pan(&pan_input)),
+            attribution: (!attributed.is_empty()).then(|| attributed.iter().sum::<f64>() / attributed.len() as f64),
             check_seconds: seconds,
             suspect_chars: chars,
         },
@@ -439,10 +535,11 @@ fn score_kind(
 }
 
 /// Sources that the original texts really share text with: reported for an original,
-/// and at least half of the 8-character shingles of the matched passages (on the
+/// and at least half of the 4-character shingles of the matched passages (on the
 /// original letters and Han characters, not pinyin; punctuation and spaces dropped)
-/// also occur in the source's passages. The same
-/// measure the data README uses for overlaps; independent of the fingerprints.
+/// also occur in the source's passages; independent of the fingerprints. (8-character
+/// shingles, the data README's overlap measure, called a stock passage with its names
+/// swapped, 王庆 for 武松, not shared: one changed name breaks 8 of them.)
 fn verified_shared(corpus: &Corpus, check: &CheckOptions, originals: &[String]) -> Result<BTreeSet<String>> {
     let mut out = BTreeSet::new();
     for text in originals {
@@ -455,7 +552,7 @@ fn verified_shared(corpus: &Corpus, check: &CheckOptions, originals: &[String]) 
             };
             let ours = pick(text, s.passages.iter().map(|p| (p.suspect_start, p.suspect_end)).collect());
             let theirs = pick(&source, s.passages.iter().map(|p| (p.source_start, p.source_end)).collect());
-            if shingle_containment(&ours, &theirs, 8) >= 0.5 {
+            if shingle_containment(&ours, &theirs, 4) >= 0.5 {
                 out.insert(s.path);
             }
         }
@@ -492,6 +589,7 @@ fn overall(kinds: &[KindResult]) -> KindResult {
         false_sources: kinds.iter().map(|k| k.false_sources).sum(),
         shared_sources: kinds.iter().map(|k| k.shared_sources).sum(),
         pan: None,
+        attribution: None,
         check_seconds: kinds.iter().map(|k| k.check_seconds).sum(),
         suspect_chars: kinds.iter().map(|k| k.suspect_chars).sum(),
     }
@@ -510,8 +608,8 @@ pub fn render(r: &EvalReport) -> String {
         r.check.max_distance,
         r.check.min_passage_chars
     );
-    out += "| kind | cases | doc recall | doc precision | false sources | shared text | char precision | char recall | granularity | plagdet | check MB/s |\n";
-    out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    out += "| kind | cases | doc recall | doc precision | false sources | shared text | attributed | char precision | char recall | granularity | plagdet | check MB/s |\n";
+    out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for k in r.kinds.iter().chain(std::iter::once(&r.overall)) {
         let pan = |f: fn(&PanScores) -> f64| k.pan.as_ref().map_or("".into(), |p| format!("{:.3}", f(p)));
         let (rec, prec) = if k.positive {
@@ -520,13 +618,14 @@ pub fn render(r: &EvalReport) -> String {
             ("".into(), "".into())
         };
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |\n",
             k.kind,
             k.cases,
             rec,
             prec,
             k.false_sources,
             k.shared_sources,
+            k.attribution.map_or(String::new(), |a| format!("{a:.3}")),
             pan(|p| p.precision),
             pan(|p| p.recall),
             pan(|p| p.granularity),

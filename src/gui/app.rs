@@ -86,6 +86,8 @@ pub struct ZhiwenApp {
     pub draft: Settings,
     pub messages: Vec<String>,
     pub actions: Vec<Action>,
+    /// The title last sent to the window, so it is sent again only when it changes.
+    window_title: String,
 }
 
 impl ZhiwenApp {
@@ -109,6 +111,7 @@ impl ZhiwenApp {
             settings,
             messages: Vec::new(),
             actions: Vec::new(),
+            window_title: String::new(),
         }
     }
 
@@ -388,7 +391,12 @@ impl ZhiwenApp {
         } else {
             "Zhiwen 指纹".to_string()
         };
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        // A viewport command wakes the next frame: sending the title every frame kept an
+        // idle app repainting flat out.
+        if self.window_title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
+        }
 
         panels::top_bar::show(self, ui);
         panels::status_bar::show(self, ui);

@@ -24,9 +24,15 @@ pub struct TextPane {
     /// A character to bring into view; kept until the scroll area has really moved there
     /// (on the first frame it does not know its height yet and clamps the offset).
     pending_scroll: Option<usize>,
+    /// Frames spent on `pending_scroll`: an area that never gets there (no rows, a zero
+    /// height) must not keep the app repainting forever.
+    scroll_frames: u32,
 }
 
 pub const FONT_SIZE: f32 = 15.0;
+
+/// Frames a scroll target is retried for; the area knows its height after one or two.
+const MAX_SCROLL_FRAMES: u32 = 8;
 
 impl TextPane {
     pub fn new(text: &str) -> TextPane {
@@ -36,6 +42,7 @@ impl TextPane {
             wrapped_for: -1.0,
             widths: HashMap::new(),
             pending_scroll: None,
+            scroll_frames: 0,
         }
     }
 
@@ -82,6 +89,7 @@ impl TextPane {
     /// Brings character `c` into view (near the top) from the next frame on.
     pub fn scroll_to(&mut self, c: usize) {
         self.pending_scroll = Some(c);
+        self.scroll_frames = 0;
     }
 
     /// The row holding character `c`.
@@ -124,7 +132,9 @@ impl TextPane {
         let now = out.state.clamped_offset().y;
         let moved = target.is_none() && before.is_some_and(|b| (b - now).abs() > 0.5);
         let max = (out.content_size.y - out.inner_rect.height()).max(0.0);
-        if target.is_some_and(|y| (y.min(max) - now).abs() < 1.0 && out.content_size.y > 0.0) {
+        self.scroll_frames += target.is_some() as u32;
+        let arrived = target.is_some_and(|y| (y.min(max) - now).abs() < 1.0 && out.content_size.y > 0.0);
+        if arrived || self.rows.is_empty() || self.scroll_frames > MAX_SCROLL_FRAMES {
             self.pending_scroll = None;
         } else if target.is_some() {
             ui.ctx().request_repaint();

@@ -110,6 +110,8 @@ struct Settings {
     step: usize,
     max_distance: u32,
     min_passage_chars: usize,
+    min_evidence_bits: f64,
+    weighting: crate::engine::params::Weighting,
 }
 
 /// The JSON document of the `check --json` contract.
@@ -121,6 +123,8 @@ pub fn json(params: &FingerprintParams, opts: &CheckOptions, corpus: CorpusSize,
             step: params.step,
             max_distance: opts.max_distance,
             min_passage_chars: opts.min_passage_chars,
+            min_evidence_bits: opts.min_evidence_bits,
+            weighting: params.weighting,
         },
         corpus,
         suspects,

@@ -90,7 +90,16 @@ mod tests {
         let source: Vec<char> = "前言。是非成败转头空，青山依旧在，几度夕阳红。".chars().collect();
         // 是→事 (homophone), 敗/頭 (script), 依 deleted, 甲 inserted.
         let suspect: Vec<char> = "广告！事非成敗轉頭空，青山旧在，几度甲夕阳红。".chars().collect();
-        let p = Passage { suspect_start: 3, suspect_end: 22, source_start: 3, source_end: 23, distance: 0 };
+        let p = Passage {
+            suspect_start: 3,
+            suspect_end: 22,
+            source_start: 3,
+            source_end: 23,
+            distance: 0,
+            containment: 1.0,
+            evidence_bits: 100.0,
+            region: 0,
+        };
         let d = passage_diff(&suspect, &source, &p);
         let text = |chars: &[char], m: &Mark| chars[m.start..m.end].iter().collect::<String>();
         let subs: Vec<String> =
@@ -107,7 +116,16 @@ mod tests {
     #[test]
     fn identical_passages_have_no_marks() {
         let t: Vec<char> = "滚滚长江东逝水".chars().collect();
-        let p = Passage { suspect_start: 0, suspect_end: 7, source_start: 0, source_end: 7, distance: 0 };
+        let p = Passage {
+            suspect_start: 0,
+            suspect_end: 7,
+            source_start: 0,
+            source_end: 7,
+            distance: 0,
+            containment: 1.0,
+            evidence_bits: 100.0,
+            region: 0,
+        };
         assert_eq!(passage_diff(&t, &t, &p), PassageDiff::default());
     }
 }

@@ -13,12 +13,15 @@
 
 pub mod chain;
 pub mod diff;
+pub mod regions;
+pub mod verify;
 
 use crate::Result;
 use crate::engine::index::{Index, IndexHit};
 use crate::engine::normalize::{Token, token_chars, tokenize};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
+pub use crate::engine::store::SourceDoc;
 use crate::engine::window;
 use chain::{Hit, TokenPassage};
 use rayon::prelude::*;
@@ -30,14 +33,27 @@ use std::collections::HashMap;
 pub struct CheckOptions {
     /// Largest Hamming distance between a query window and a stored window that counts.
     pub max_distance: u32,
-    /// Passages with fewer counted characters on the suspect side are dropped: they are
-    /// the stock phrases any two texts of a genre share.
+    /// Copied regions with fewer counted characters on the suspect side are dropped: they
+    /// are the stock phrases any two texts of a genre share.
     pub min_passage_chars: usize,
+    /// A copied region needs at least this much verified shared text, in bits
+    /// ([`verify`]): the same evidence in either script (100 bits: about 24 Han
+    /// characters, or 8-25 English words by how common they are).
+    #[serde(default = "default_min_evidence_bits")]
+    pub min_evidence_bits: f64,
 }
+
+fn default_min_evidence_bits() -> f64 {
+    100.0
+}
+
+/// A passage whose suspect side has fewer of its shingles on the source side than this is
+/// a chance match of fingerprints, not a copy ([`verify`]).
+pub const MIN_CONTAINMENT: f64 = 0.5;
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { max_distance: 3, min_passage_chars: 40 }
+        CheckOptions { max_distance: 3, min_passage_chars: 40, min_evidence_bits: default_min_evidence_bits() }
     }
 }
 
@@ -48,8 +64,17 @@ pub struct Passage {
     pub suspect_end: usize,
     pub source_start: usize,
     pub source_end: usize,
-    /// Smallest Hamming distance among the windows that matched in this passage.
+    /// Smallest Hamming distance among the windows that matched in this passage (0 for a
+    /// piece found between passages by exact tokens, [`regions::fill_gaps`]).
     pub distance: u32,
+    /// Share of the suspect side's token shingles (6 initials or 2 words) that occur on the
+    /// source side: the verification of the passage, independent of the fingerprints.
+    pub containment: f64,
+    /// Information of the verified shared text, in bits ([`verify`]).
+    pub evidence_bits: f64,
+    /// The copied region of this source the passage belongs to, counted from 0 in suspect
+    /// order: passages cut apart by ads, edits or laundering share one ([`regions`]).
+    pub region: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -80,13 +105,6 @@ impl SuspectReport {
     pub fn unreadable(path: &std::path::Path, reason: &str) -> SuspectReport {
         SuspectReport::failed(path.display().to_string(), format!("{}: {reason}", path.display()))
     }
-}
-
-/// A stored document as a check needs it.
-pub struct SourceDoc {
-    pub path: String,
-    pub title: String,
-    pub text: String,
 }
 
 /// Where a check gets source documents from (the store, or a test's map).
@@ -193,18 +211,59 @@ fn match_source(
         chain::extend(p, q.syms, &s_syms);
         chain::trim_chance_ends(p, 2, same_char);
     }
-    let passages: Vec<TokenPassage> = chain::merge_overlapping(passages)
+    // Verified passages only: a chance match of fingerprints must not seed gap filling.
+    let verified = |ps: Vec<TokenPassage>| -> Vec<(TokenPassage, verify::Verification)> {
+        ps.into_iter()
+            .map(|p| (p, verify::verify(&q.syms[p.q_start..p.q_end], &s_syms[p.s_start..p.s_end])))
+            .filter(|(_, v)| v.containment >= MIN_CONTAINMENT)
+            .collect()
+    };
+    let mut found: Vec<TokenPassage> =
+        verified(chain::merge_overlapping(passages)).into_iter().map(|(p, _)| p).collect();
+    if found.is_empty() {
+        return None;
+    }
+    let mut pieces = regions::fill_gaps(&found, q.syms, &s_syms);
+    pieces.iter_mut().for_each(|p| chain::trim_chance_ends(p, 2, same_char));
+    found.extend(pieces);
+    let mut passages = drop_repeats(verified(chain::merge_overlapping(found)));
+    passages.sort_by_key(|(p, _)| (p.q_start, p.s_start));
+    let tps: Vec<TokenPassage> = passages.iter().map(|(p, _)| *p).collect();
+    let region_of = regions::group(&tps);
+    // A region is kept when the passages the index found in it (gap pieces add coverage,
+    // not evidence: a topic's stock phrases must not add up to a copy) hold enough
+    // verified text, and it has enough characters.
+    let regions_count = region_of.last().map_or(0, |r| r + 1);
+    let (mut bits, mut chars) = (vec![0.0f64; regions_count], vec![0u64; regions_count]);
+    for ((p, v), &r) in passages.iter().zip(&region_of) {
+        if p.hits > 0 {
+            bits[r] += v.bits;
+        }
+        chars[r] += token_chars(&q.tokens[p.q_start..p.q_end]);
+    }
+    let keep = |r: usize| bits[r] >= opts.min_evidence_bits && chars[r] >= opts.min_passage_chars as u64;
+    let mut renumber = vec![usize::MAX; regions_count];
+    let mut next_region = 0;
+    let passages: Vec<(TokenPassage, verify::Verification, usize)> = passages
         .into_iter()
-        .filter(|p| token_chars(&q.tokens[p.q_start..p.q_end]) >= opts.min_passage_chars as u64)
+        .zip(region_of)
+        .filter(|&(_, r)| keep(r))
+        .map(|((p, v), r)| {
+            if renumber[r] == usize::MAX {
+                renumber[r] = next_region;
+                next_region += 1;
+            }
+            (p, v, renumber[r])
+        })
         .collect();
     if passages.is_empty() {
         return None;
     }
-    let token_ranges: Vec<(usize, usize)> = passages.iter().map(|p| (p.q_start, p.q_end)).collect();
+    let token_ranges: Vec<(usize, usize)> = passages.iter().map(|(p, _, _)| (p.q_start, p.q_end)).collect();
     // Shares from the passages' ranges alone: a suspect novel has a million tokens and may
     // match hundreds of sources, so nothing per source may cost a pass over the suspect.
     let similarity = share_of_ranges(q.tokens, token_ranges.clone());
-    let source_coverage = share_of_ranges(&s_tokens, passages.iter().map(|p| (p.s_start, p.s_end)).collect());
+    let source_coverage = share_of_ranges(&s_tokens, passages.iter().map(|(p, _, _)| (p.s_start, p.s_end)).collect());
     let m = SourceMatch {
         id: doc,
         path: src.path,
@@ -213,16 +272,43 @@ fn match_source(
         source_coverage,
         passages: passages
             .iter()
-            .map(|p| Passage {
+            .map(|(p, v, region)| Passage {
                 suspect_start: q.tokens[p.q_start].start as usize,
                 suspect_end: q.tokens[p.q_end - 1].end as usize,
                 source_start: s_tokens[p.s_start].start as usize,
                 source_end: s_tokens[p.s_end - 1].end as usize,
                 distance: p.distance,
+                containment: v.containment,
+                evidence_bits: v.bits,
+                region: *region,
             })
             .collect(),
     };
     Some((m, token_ranges))
+}
+
+/// Drops passages whose suspect side lies mostly inside a longer passage's: text the
+/// source holds twice (a repeated verse, a refrain) is reported once, where its
+/// surroundings match too.
+fn drop_repeats(mut ps: Vec<(TokenPassage, verify::Verification)>) -> Vec<(TokenPassage, verify::Verification)> {
+    ps.sort_by_key(|(p, _)| std::cmp::Reverse(p.q_end - p.q_start));
+    // Kept passages by suspect start; they barely overlap, so a few neighbours suffice.
+    let mut kept: std::collections::BTreeMap<usize, usize> = Default::default();
+    let mut out = Vec::with_capacity(ps.len());
+    for (p, v) in ps {
+        let inside: usize = kept
+            .range(..p.q_end)
+            .rev()
+            .take(16)
+            .map(|(&start, &end)| p.q_end.min(end).saturating_sub(p.q_start.max(start)))
+            .sum();
+        if inside * 5 < (p.q_end - p.q_start) * 4 {
+            let end = kept.entry(p.q_start).or_insert(p.q_end);
+            *end = (*end).max(p.q_end);
+            out.push((p, v));
+        }
+    }
+    out
 }
 
 /// Looks every query window up; returns, per source document, (query token, stored window

@@ -23,7 +23,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use write::{NewDocument, StoredWindow, WriteOutcome};
+pub use crate::engine::simhash::StoredWindow;
+pub use write::{NewDocument, WriteOutcome};
 
 /// A document as listed: everything but its text.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,13 +188,9 @@ impl Store {
     }
 
     /// Path, title and text of one document.
-    pub fn source_doc(&self, id: u32) -> Result<Option<crate::engine::check::SourceDoc>> {
+    pub fn source_doc(&self, id: u32) -> Result<Option<SourceDoc>> {
         let mut stmt = self.conn.prepare_cached("SELECT path, title, text FROM documents WHERE id = ?1")?;
-        Ok(stmt
-            .query_row([id], |r| {
-                Ok(crate::engine::check::SourceDoc { path: r.get(0)?, title: r.get(1)?, text: r.get(2)? })
-            })
-            .optional()?)
+        Ok(stmt.query_row([id], |r| Ok(SourceDoc { path: r.get(0)?, title: r.get(1)?, text: r.get(2)? })).optional()?)
     }
 
     /// Path → (id, content hash, byte size) of every document, to skip unchanged files.
@@ -298,6 +295,13 @@ fn folder_is_read_only(path: &Path) -> bool {
 /// Whether the store's WAL file holds anything (commits not yet copied into the store).
 fn wal_has_commits(path: &Path) -> bool {
     std::fs::metadata(format!("{}-wal", path.display())).is_ok_and(|m| m.len() > 0)
+}
+
+/// A stored document as a check needs it: where it came from and its extracted text.
+pub struct SourceDoc {
+    pub path: String,
+    pub title: String,
+    pub text: String,
 }
 
 /// The columns of a [`DocumentInfo`], in the order [`info_of_row`] reads them.

@@ -64,7 +64,7 @@ fn high_bit_fingerprints_round_trip() {
 fn file_store_keeps_params_and_refuses_newer_schema() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sub/corpus.sqlite");
-    let custom = FingerprintParams { window: 40, step: 10, ngram: 2 };
+    let custom = FingerprintParams { window: 40, step: 10, ngram: 2, ..FingerprintParams::default() };
     {
         let mut s = Store::open(&path, custom).unwrap();
         s.write_batch(&[doc("/a.txt", "甲乙", &[5])]).unwrap();

@@ -2,15 +2,8 @@
 
 use super::Store;
 use crate::Result;
+use crate::engine::simhash::StoredWindow;
 use rusqlite::params;
-
-#[derive(Clone, Debug)]
-pub struct StoredWindow {
-    pub ordinal: u32,
-    pub char_start: u32,
-    pub char_end: u32,
-    pub fingerprint: u64,
-}
 
 /// A document ready to be written: decoded, fingerprinted.
 #[derive(Clone, Debug)]

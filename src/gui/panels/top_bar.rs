@@ -44,7 +44,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     .show_ui(ui, |ui| {
                         ui.selectable_value(&mut app.settings.lang, Lang::En, "English");
                         ui.selectable_value(&mut app.settings.lang, Lang::Zh, "中文");
-                    });
+                    })
+                    .response
+                    .on_hover_text("Language / 语言");
             });
         });
         ui.horizontal(|ui| {

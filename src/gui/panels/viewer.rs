@@ -46,7 +46,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             ui.label(tr.no_source);
             return;
         }
-        ui.label(tr.source);
+        let label = ui.label(tr.source);
         let current = &report.sources[v.source];
         egui::ComboBox::from_id_salt("source")
             .width(320.0)
@@ -59,7 +59,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                         actions.push(Action::SelectSource(i));
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
         ui.label(format!("{} {:.1}%", tr.coverage, current.source_coverage * 100.0));
         ui.separator();
         if ui.button(tr.previous_match).on_hover_text("P / Shift+F3").clicked() {
