@@ -124,10 +124,12 @@ pub fn realign(p: &mut TokenPassage, q: &[u64], s: &[u64], window: usize) {
             .unwrap_or(0)
     };
     let n = window.min(p.q_end - p.q_start);
-    let d = best_shift(p.q_start, p.s_start, n);
-    p.s_start = (p.s_start as i64 + d) as usize;
-    let d = best_shift(p.q_end - n, p.s_end.saturating_sub(n), n);
-    p.s_end = ((p.s_end as i64 + d) as usize).min(s.len());
+    let start = (p.s_start as i64 + best_shift(p.q_start, p.s_start, n)) as usize;
+    let end = ((p.s_end as i64 + best_shift(p.q_end - n, p.s_end.saturating_sub(n), n)) as usize).min(s.len());
+    // A passage of a few tokens can have its two ends shifted past each other.
+    if start < end {
+        (p.s_start, p.s_end) = (start, end);
+    }
 }
 
 /// Moves a passage's ends outwards while suspect and source tokens agree, allowing one
@@ -248,6 +250,23 @@ mod tests {
         let mut p = TokenPassage { q_start: 5, q_end: 40, s_start: 23, s_end: 61, distance: 2, hits: 3 };
         realign(&mut p, &q, &s, 24);
         assert_eq!((p.s_start, p.s_end), (25, 60));
+    }
+
+    #[test]
+    fn realign_never_turns_a_short_passage_inside_out() {
+        // A chain's two sides can differ in length by the drift of its hits (here 11 suspect
+        // tokens, 7 source tokens); unrelated tokens let each end pick an opposite shift.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut inverted = 0;
+        for _ in 0..2000 {
+            let s: Vec<u64> = (0..60).map(|_| rng.u64(0..4)).collect();
+            let q: Vec<u64> = (0..60).map(|_| rng.u64(0..4)).collect();
+            let mut p = TokenPassage { q_start: 20, q_end: 31, s_start: 20, s_end: 27, distance: 3, hits: 2 };
+            realign(&mut p, &q, &s, 24);
+            inverted += (p.s_start >= p.s_end) as usize;
+            assert!(p.s_end <= s.len());
+        }
+        assert_eq!(inverted, 0);
     }
 
     #[test]

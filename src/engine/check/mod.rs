@@ -214,6 +214,7 @@ fn match_source(
     // Verified passages only: a chance match of fingerprints must not seed gap filling.
     let verified = |ps: Vec<TokenPassage>| -> Vec<(TokenPassage, verify::Verification)> {
         ps.into_iter()
+            .filter(|p| p.q_start < p.q_end && p.s_start < p.s_end && p.s_end <= s_syms.len())
             .map(|p| (p, verify::verify(&q.syms[p.q_start..p.q_end], &s_syms[p.s_start..p.s_end])))
             .filter(|(_, v)| v.containment >= MIN_CONTAINMENT)
             .collect()

@@ -87,7 +87,7 @@ pub fn fill_gaps(found: &[TokenPassage], q: &[u64], s: &[u64]) -> Vec<TokenPassa
                 p.q_start = q_lo;
             }
             if p.q_end > q_hi {
-                p.s_end -= p.q_end - q_hi;
+                p.s_end = p.s_end.saturating_sub(p.q_end - q_hi);
                 p.q_end = q_hi;
             }
             let bits: f64 = q[p.q_start..p.q_end].iter().map(|&t| sym_bits(t) as f64).sum();
