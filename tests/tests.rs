@@ -10,5 +10,6 @@ mod fuzz_regressions;
 #[cfg(feature = "gui")]
 mod gui;
 mod mutations;
+mod precision;
 mod reliability;
 mod report;

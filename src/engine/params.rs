@@ -59,3 +59,18 @@ impl FingerprintParams {
 /// Largest Hamming distance the index layout supports. The permuted-table layout needs
 /// k+1 blocks of the 64 bits; beyond 8 the blocks become too narrow to prune anything.
 pub const MAX_DISTANCE_LIMIT: u32 = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_made_before_rarity_weighting_keeps_uniform_votes() {
+        // What `meta.fingerprint_params` of an older store holds.
+        let old: FingerprintParams = serde_json::from_str(r#"{"window":24,"step":6,"ngram":3}"#).unwrap();
+        assert_eq!(old.weighting, Weighting::Uniform);
+        assert_eq!(FingerprintParams::default().weighting, Weighting::Rarity);
+        let json = serde_json::to_string(&FingerprintParams::default()).unwrap();
+        assert!(json.contains(r#""weighting":"rarity""#), "{json}");
+    }
+}

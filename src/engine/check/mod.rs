@@ -212,10 +212,17 @@ fn match_source(
         chain::trim_chance_ends(p, 2, same_char);
     }
     // Verified passages only: a chance match of fingerprints must not seed gap filling.
-    let verified = |ps: Vec<TokenPassage>| -> Vec<(TokenPassage, verify::Verification)> {
+    // Passages that come out of the second merge unchanged are not verified again.
+    let mut checked: HashMap<(usize, usize, usize, usize), verify::Verification> = HashMap::new();
+    let mut verified = |ps: Vec<TokenPassage>| -> Vec<(TokenPassage, verify::Verification)> {
         ps.into_iter()
             .filter(|p| p.q_start < p.q_end && p.s_start < p.s_end && p.s_end <= s_syms.len())
-            .map(|p| (p, verify::verify(&q.syms[p.q_start..p.q_end], &s_syms[p.s_start..p.s_end])))
+            .map(|p| {
+                let v = *checked
+                    .entry((p.q_start, p.q_end, p.s_start, p.s_end))
+                    .or_insert_with(|| verify::verify(&q.syms[p.q_start..p.q_end], &s_syms[p.s_start..p.s_end]));
+                (p, v)
+            })
             .filter(|(_, v)| v.containment >= MIN_CONTAINMENT)
             .collect()
     };

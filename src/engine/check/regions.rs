@@ -31,36 +31,40 @@ pub fn fill_gaps(found: &[TokenPassage], q: &[u64], s: &[u64]) -> Vec<TokenPassa
     let mut ps: Vec<&TokenPassage> = found.iter().collect();
     ps.sort_by_key(|p| p.q_start);
     let mut out = Vec::new();
-    // Gaps: before the first passage, between neighbours, after the last.
-    let mut gaps: Vec<(usize, usize, usize, usize)> = Vec::new(); // q range, s neighbourhood
-    let around = |a: &TokenPassage, b: &TokenPassage| {
-        (
-            a.s_start.min(b.s_start).saturating_sub(NEIGHBOURHOOD_TOKENS),
-            (a.s_end.max(b.s_end) + NEIGHBOURHOOD_TOKENS).min(s.len()),
-        )
-    };
+    // Gaps before the first passage, between neighbours and after the last (suspect
+    // ranges), and where in the source their text would come from: around the end of the
+    // passage before and the start of the passage after (a laundered sentence moves a few
+    // places, not across the book).
+    let mut gaps: Vec<(usize, usize, [usize; 2])> = Vec::new();
     if let Some(first) = ps.first() {
-        let (lo, hi) = around(first, first);
-        gaps.push((first.q_start.saturating_sub(MAX_GAP_TOKENS), first.q_start, lo, hi));
+        gaps.push((first.q_start.saturating_sub(MAX_GAP_TOKENS), first.q_start, [first.s_start; 2]));
     }
     for w in ps.windows(2) {
         let (a, b) = (w[0], w[1]);
         if b.q_start > a.q_end && b.q_start - a.q_end <= MAX_GAP_TOKENS {
-            let (lo, hi) = around(a, b);
-            gaps.push((a.q_end, b.q_start, lo, hi));
+            gaps.push((a.q_end, b.q_start, [a.s_end, b.s_start]));
         }
     }
     if let Some(last) = ps.iter().max_by_key(|p| p.q_end) {
-        let (lo, hi) = around(last, last);
-        gaps.push((last.q_end, (last.q_end + MAX_GAP_TOKENS).min(q.len()), lo, hi));
+        gaps.push((last.q_end, (last.q_end + MAX_GAP_TOKENS).min(q.len()), [last.s_end; 2]));
     }
-    for (q_lo, q_hi, s_lo, s_hi) in gaps {
-        if q_hi <= q_lo || s_hi <= s_lo {
+    let mut seeds: HashMap<u64, usize> = HashMap::new();
+    for (q_lo, q_hi, anchors) in gaps {
+        if q_hi <= q_lo {
             continue;
         }
-        let mut seeds: HashMap<u64, usize> = HashMap::new();
-        for r in shingle_spans(&s[s_lo..s_hi], SEED_UNITS) {
-            seeds.entry(shingle_hash(&s[s_lo + r.start..s_lo + r.end])).or_insert(s_lo + r.start);
+        seeds.clear();
+        let mut windows: Vec<(usize, usize)> = anchors
+            .iter()
+            .map(|&a| (a.saturating_sub(NEIGHBOURHOOD_TOKENS), (a + NEIGHBOURHOOD_TOKENS).min(s.len())))
+            .collect();
+        if windows[1].0 <= windows[0].1 && windows[0].0 <= windows[1].1 {
+            windows = vec![(windows[0].0.min(windows[1].0), windows[0].1.max(windows[1].1))];
+        }
+        for (s_lo, s_hi) in windows {
+            for r in shingle_spans(&s[s_lo..s_hi], SEED_UNITS) {
+                seeds.entry(shingle_hash(&s[s_lo + r.start..s_lo + r.end])).or_insert(s_lo + r.start);
+            }
         }
         let gap = &q[q_lo..q_hi];
         let spans = shingle_spans(gap, SEED_UNITS);

@@ -11,8 +11,6 @@
 
 use crate::engine::normalize::WORD;
 use crate::engine::rarity::sym_bits;
-use std::collections::HashSet;
-use xxhash_rust::xxh3::xxh3_64;
 
 /// Units per shingle: 6 initials (25 bits) or 2 words.
 pub const SHINGLE_UNITS: u32 = 6;
@@ -52,15 +50,18 @@ pub fn shingle_spans(syms: &[u64], units: u32) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// A 64-bit hash of a run of token symbols (a few tokens; no allocation: this runs for
+/// every token of every passage).
 pub fn shingle_hash(syms: &[u64]) -> u64 {
-    let mut buf = Vec::with_capacity(syms.len() * 8);
-    syms.iter().for_each(|s| buf.extend_from_slice(&s.to_le_bytes()));
-    xxh3_64(&buf)
+    let h =
+        syms.iter().fold(0x243f_6a88_85a3_08d3u64, |h, &s| (h ^ s).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(27));
+    h ^ (h >> 31)
 }
 
 /// Verifies the passage whose suspect side has tokens `q` and source side `s`.
 pub fn verify(q: &[u64], s: &[u64]) -> Verification {
-    let theirs: HashSet<u64> = shingle_spans(s, SHINGLE_UNITS).into_iter().map(|r| shingle_hash(&s[r])).collect();
+    let mut theirs: Vec<u64> = shingle_spans(s, SHINGLE_UNITS).into_iter().map(|r| shingle_hash(&s[r])).collect();
+    theirs.sort_unstable();
     let ours = shingle_spans(q, SHINGLE_UNITS);
     if ours.is_empty() {
         return Verification { containment: 0.0, bits: 0.0 };
@@ -69,7 +70,7 @@ pub fn verify(q: &[u64], s: &[u64]) -> Verification {
     let mut bits = 0.0f64;
     let mut counted_to = 0usize; // tokens before this already counted
     for r in &ours {
-        if theirs.contains(&shingle_hash(&q[r.clone()])) {
+        if theirs.binary_search(&shingle_hash(&q[r.clone()])).is_ok() {
             shared += 1;
             let from = r.start.max(counted_to);
             bits += q[from..r.end.max(from)].iter().map(|&t| sym_bits(t) as f64).sum::<f64>();
