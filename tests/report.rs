@@ -50,12 +50,22 @@ fn html_report_of_a_pirated_chapter_has_every_passage_with_its_ranges() {
         let (s, e) = (p["suspect_start"].as_u64().unwrap(), p["suspect_end"].as_u64().unwrap());
         let (os, oe) = (p["source_start"].as_u64().unwrap(), p["source_end"].as_u64().unwrap());
         assert!(page.contains(&format!("suspect characters {s}–{e}, source characters {os}–{oe}")), "{p}");
+        let verified = format!(
+            "verified {:.1}% ({:.0} bits)",
+            p["containment"].as_f64().unwrap() * 100.0,
+            p["evidence_bits"].as_f64().unwrap()
+        );
+        assert!(page.contains(&verified), "{verified}");
         // The passage text itself is in the page (first 20 characters, no markup inside).
         let start: String = chars(&suspect_text, s, e).chars().take(20).collect();
         assert!(page.contains(&start), "{start}");
     }
     assert!(page.contains("第一回　灵根育孕源流出　心性修持大道生"));
     assert!(page.contains("@media print"));
+    // The ads cut the chapter into passages; the report shows them as the copies they are.
+    let regions: std::collections::BTreeSet<u64> = passages.iter().map(|p| p["region"].as_u64().unwrap()).collect();
+    assert_eq!(page.matches("<h3 class=\"region\">").count(), regions.len());
+    assert!(regions.len() * 4 < passages.len(), "{} regions for {} passages", regions.len(), passages.len());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use crate::SuspectReport;
 
-pub const HEADER: [&str; 11] = [
+pub const HEADER: [&str; 14] = [
     "suspect",
     "source_id",
     "source",
@@ -15,6 +15,9 @@ pub const HEADER: [&str; 11] = [
     "distance",
     "source_similarity",
     "suspect_similarity",
+    "containment",
+    "evidence_bits",
+    "region",
 ];
 
 /// Text from the files made inert for spreadsheets: a field starting with = + - @ (or a
@@ -42,6 +45,9 @@ pub fn csv(reports: &[SuspectReport]) -> String {
                     p.distance.to_string(),
                     format!("{:.4}", s.similarity),
                     format!("{:.4}", r.similarity),
+                    format!("{:.4}", p.containment),
+                    format!("{:.1}", p.evidence_bits),
+                    p.region.to_string(),
                 ])
                 .expect("write to memory");
             }

@@ -17,6 +17,8 @@ body { font-family: "Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Micro
 h1 { color: var(--accent); margin: 0 0 8px; font-size: 26px; }
 h2 { border-bottom: 2px solid var(--accent); padding-bottom: 4px; margin-top: 36px; }
 h3 { font-size: 15px; margin: 0 0 6px; }
+h3.region { margin: 22px 0 8px; color: var(--accent); }
+.passage > h4 { font-size: 14px; margin: 0 0 6px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
@@ -62,7 +64,8 @@ pub fn html(input: &ReportInput) -> String {
          <tr><td>Suspect</td><td>{}<div class=\"path\">{}</div></td></tr>\n\
          <tr><td>Generated</td><td>{} UTC</td></tr>\n\
          <tr><td>Corpus</td><td>{} documents, {} windows</td></tr>\n\
-         <tr><td>Settings</td><td>window {} units, step {}, n-gram {}, maximum distance {} bits, minimum passage {} characters</td></tr>\n\
+         <tr><td>Settings</td><td>window {} units, step {}, n-gram {}, {} votes, maximum distance {} bits, minimum copy {} characters \
+         and {} bits of verified text</td></tr>\n\
          <tr><td>Suspect length</td><td>{} characters</td></tr>\n</table>\n",
         escape(&name),
         escape(&r.path),
@@ -72,8 +75,13 @@ pub fn html(input: &ReportInput) -> String {
         input.params.window,
         input.params.step,
         input.params.ngram,
+        match input.params.weighting {
+            crate::engine::params::Weighting::Rarity => "rarity-weighted",
+            crate::engine::params::Weighting::Uniform => "uniform",
+        },
         input.check.max_distance,
         input.check.min_passage_chars,
+        input.check.min_evidence_bits,
         r.chars
     );
     if let Some(e) = &r.error {
@@ -123,11 +131,22 @@ pub fn html(input: &ReportInput) -> String {
             n = i + 1
         );
         for (j, p) in s.passages.iter().enumerate() {
+            if j == 0 || s.passages[j - 1].region != p.region {
+                let members: Vec<&crate::Passage> = s.passages.iter().filter(|q| q.region == p.region).collect();
+                let _ = writeln!(
+                    out,
+                    "<h3 class=\"region\">Copied region {}: {} passage(s), suspect characters {}–{}</h3>",
+                    p.region + 1,
+                    members.len(),
+                    members.iter().map(|q| q.suspect_start).min().unwrap_or(0),
+                    members.iter().map(|q| q.suspect_end).max().unwrap_or(0),
+                );
+            }
             let d = passage_diff(&suspect, &source, p);
             let _ = write!(
                 out,
-                "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h3>Passage {}: suspect characters {}–{}, \
-                 source characters {}–{}, {} characters, distance {}</h3>\n<div class=\"pair\">\n",
+                "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>Passage {}: suspect characters {}–{}, \
+                 source characters {}–{}, {} characters, distance {}, verified {} ({:.0} bits)</h4>\n<div class=\"pair\">\n",
                 i + 1,
                 j + 1,
                 j + 1,
@@ -136,7 +155,9 @@ pub fn html(input: &ReportInput) -> String {
                 p.source_start,
                 p.source_end,
                 p.suspect_end - p.suspect_start,
-                p.distance
+                p.distance,
+                percent(p.containment),
+                p.evidence_bits
             );
             side(&mut out, "Suspect", &suspect, p.suspect_start..p.suspect_end, &d.suspect);
             side(&mut out, "Source", &source, p.source_start..p.source_end, &d.source);
@@ -152,7 +173,9 @@ fn finish(mut out: String) -> String {
         out,
         "<footer>Made by Zhiwen {} from the files named above. Offsets count characters (Unicode scalar values) of the \
          extracted texts, end exclusive. Distance: smallest Hamming distance (of 64 bits) between matching window \
-         fingerprints.</footer>\n</body>\n</html>\n",
+         fingerprints. Verified: share of the suspect passage's token shingles (6 pinyin initials or 2 words) found in \
+         the source passage, and the information of that shared text in bits. A copied region is one copy cut into \
+         passages by inserted lines, edits or reordered sentences.</footer>\n</body>\n</html>\n",
         env!("CARGO_PKG_VERSION")
     );
     out

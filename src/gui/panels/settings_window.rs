@@ -1,6 +1,7 @@
 //! Settings: detection parameters (with defaults and a reset), store location, language,
 //! theme. Check settings apply at once; window and step re-fingerprint the corpus.
 
+use crate::engine::params::Weighting;
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::settings::Settings;
 use crate::{CheckOptions, FingerprintParams};
@@ -22,6 +23,12 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.label(tr.step);
             ui.add(egui::DragValue::new(&mut d.fingerprint.step).range(1..=d.fingerprint.window));
             ui.end_row();
+            let label = ui.label(tr.rarity_weighting);
+            let mut rarity = d.fingerprint.weighting == Weighting::Rarity;
+            if ui.checkbox(&mut rarity, "").labelled_by(label.id).changed() {
+                d.fingerprint.weighting = if rarity { Weighting::Rarity } else { Weighting::Uniform };
+            }
+            ui.end_row();
             ui.label(tr.max_distance);
             ui.add(
                 egui::DragValue::new(&mut d.check.max_distance).range(0..=crate::engine::params::MAX_DISTANCE_LIMIT),
@@ -29,6 +36,9 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.end_row();
             ui.label(tr.min_passage);
             ui.add(egui::DragValue::new(&mut d.check.min_passage_chars).range(0..=100_000));
+            ui.end_row();
+            ui.label(tr.min_evidence);
+            ui.add(egui::DragValue::new(&mut d.check.min_evidence_bits).range(0.0..=100_000.0));
             ui.end_row();
             ui.label(tr.store_location);
             let mut store = d.store.as_ref().map_or_else(|| app.db.display().to_string(), |p| p.display().to_string());

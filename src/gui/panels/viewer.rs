@@ -90,8 +90,12 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         ui.strong(tr.passages);
         egui::ScrollArea::vertical().id_salt("passage_list").show(ui, |ui| {
             for (i, p) in source.passages.iter().enumerate() {
+                // One copy cut by ads, edits or reordered sentences is one region.
+                if i == 0 || source.passages[i - 1].region != p.region {
+                    ui.label(egui::RichText::new(format!("{} {}", tr.region, p.region + 1)).strong());
+                }
                 let text = format!(
-                    "#{}  {}–{} ↔ {}–{}\n{} {} · {} {}",
+                    "#{}  {}–{} ↔ {}–{}\n{} {} · {} {} · {} {:.0}%",
                     i + 1,
                     p.suspect_start,
                     p.suspect_end,
@@ -100,7 +104,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     p.suspect_end - p.suspect_start,
                     tr.length,
                     tr.distance,
-                    p.distance
+                    p.distance,
+                    tr.verified,
+                    p.containment * 100.0
                 );
                 let label = egui::RichText::new(text).background_color(passage_color(i, false));
                 if ui.selectable_label(i == v.passage, label).clicked() {
