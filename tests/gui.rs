@@ -333,3 +333,92 @@ fn gui_frame_times_while_importing() {
         pct(1.0)
     );
 }
+
+/// A batch of results triaged: the summary, sorting by a header, filters, the works
+/// table, keyboard navigation and *Export all*.
+#[test]
+fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
+    use zhiwen::gui::panels::checks::{ResultSort, visible, works};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    let reports = dir.path().join("all-reports");
+    let target = reports.clone();
+    h.state_mut().dialogs = Arc::new(Box::new(move |d| (d == Dialog::ExportAll).then(|| vec![target.clone()])));
+    h.input_mut().dropped_files.push(Arc::new(Dropped(fixtures().join("suspects"))));
+    step_until(&mut h, "the batch", |a| a.results.len() == 9 && a.checks_running == 0);
+    h.run_steps(2);
+    // 9 suspects, 4 copy something, binary.txt and empty.txt cannot be read.
+    h.get_by_label_contains("9 suspects · 4 with copies · 2 errors");
+
+    // Sort by similarity (highest first), then reverse with a second click.
+    h.get_by_label("Similarity").click();
+    h.run_steps(2);
+    assert_eq!(h.state().triage.sort, ResultSort::Similarity);
+    let sims = |h: &Harness<'_, ZhiwenApp>| -> Vec<f64> {
+        visible(h.state()).iter().map(|&i| h.state().results[i].outcome.report.similarity).collect()
+    };
+    let order = sims(&h);
+    assert!(order.windows(2).all(|w| w[0] >= w[1]), "{order:?}");
+    assert!(order[0] > 0.9);
+    h.get_by_label("Similarity ▼").click();
+    h.run_steps(2);
+    let order = sims(&h);
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
+
+    // Filters: copies only, a threshold, text.
+    h.get_by_label("Copies only").click();
+    h.run_steps(2);
+    assert_eq!(visible(h.state()).len(), 4);
+    h.state_mut().triage.min_similarity = 90.0;
+    h.run_steps(2);
+    let strong = visible(h.state()).len();
+    assert!((1..4).contains(&strong), "{strong}");
+    h.state_mut().triage.min_similarity = 0.0;
+    // The filter field (named by its placeholder) is the only text field of the view.
+    let field = || egui_kittest::kittest::By::new().role(eframe::egui::accesskit::Role::TextInput);
+    h.get(field()).click();
+    h.run_steps(1);
+    h.get(field()).type_text("hongloumeng");
+    h.run_steps(2);
+    let found = visible(h.state());
+    assert_eq!(found.len(), 1);
+    assert!(h.state().results[found[0]].outcome.report.path.contains("gbk_homophones_hongloumeng_000"));
+    h.state_mut().triage.search.clear();
+
+    // By work: the corpus chapters copied, each with the suspects that copy it.
+    h.get_by_label("By work").click();
+    h.run_steps(2);
+    let ws = works(h.state());
+    assert_eq!(ws.len(), 4, "{ws:?}");
+    assert!(ws.iter().all(|w| w.suspects == 1 && w.best > 0.05), "{ws:?}");
+    let xiyouji = ws.iter().find(|w| w.path.ends_with("xiyouji_000.txt")).unwrap().clone();
+    h.get_by_label(&xiyouji.title).click();
+    h.run_steps(2);
+    assert_eq!(h.state().triage.work, Some(xiyouji.id));
+    let copying = visible(h.state());
+    assert_eq!(copying.len(), 1);
+    assert!(h.state().results[copying[0]].outcome.report.path.ends_with("ads_xiyouji_000.txt"));
+    h.get_by_label("All suspects").click();
+    h.run_steps(2);
+
+    // Keyboard: J and K walk the list in the order shown.
+    h.state_mut().triage.copies_only = false;
+    h.run_steps(2);
+    let shown = visible(h.state());
+    let at = |h: &Harness<'_, ZhiwenApp>| h.state().viewer.as_ref().map(|v| v.result);
+    let start = shown.iter().position(|&i| Some(i) == at(&h)).unwrap();
+    h.key_press(eframe::egui::Key::J);
+    h.run_steps(2);
+    assert_eq!(at(&h), Some(shown[start + 1]));
+    h.key_press(eframe::egui::Key::K);
+    h.run_steps(2);
+    assert_eq!(at(&h), Some(shown[start]));
+
+    // Export all: one report per suspect and an index, as the CLI writes them.
+    h.get_by_label("Export all…").click();
+    step_until(&mut h, "the export", |_| reports.join("index.html").exists());
+    let files = std::fs::read_dir(&reports).unwrap().count();
+    assert_eq!(files, 10);
+    let index = std::fs::read_to_string(reports.join("index.html")).unwrap();
+    assert!(index.contains("ads_xiyouji_000"), "{index}");
+}

@@ -226,7 +226,7 @@ fn write_outputs(
     if let Some(dir) = &outputs.pan {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for (i, r) in reports.iter().enumerate() {
-            write(&dir.join(report_name(i, &r.path, "xml")), &zhiwen::report::pan_xml(r))?;
+            write(&dir.join(zhiwen::report::report_name(i, &r.path, "xml")), &zhiwen::report::pan_xml(r))?;
         }
     }
     let Some(target) = &outputs.report else { return Ok(()) };
@@ -248,24 +248,16 @@ fn write_outputs(
     if !as_folder {
         return write(target, &html_of(&checked[0])?);
     }
-    std::fs::create_dir_all(target).with_context(|| format!("cannot create {}", target.display()))?;
-    let mut entries = Vec::new();
-    for (i, c) in checked.iter().enumerate() {
-        let name = report_name(i, &c.report.path, "html");
-        write(&target.join(&name), &html_of(c)?)?;
-        entries.push((name, &c.report));
-    }
-    write(&target.join("index.html"), &zhiwen::report::html::index(&entries, now))?;
-    eprintln!("reports written to {}", target.join("index.html").display());
+    let reports: Vec<&zhiwen::SuspectReport> = checked.iter().map(|c| &c.report).collect();
+    let index = zhiwen::report::write_html_folder(
+        target,
+        &reports,
+        |i| html_of(&checked[i]).map_err(|e| std::io::Error::other(format!("{e:#}"))),
+        now,
+    )
+    .with_context(|| format!("cannot write the reports to {}", target.display()))?;
+    eprintln!("reports written to {}", index.display());
     Ok(())
-}
-
-/// "003-chapter.html": numbered so two suspects with the same name do not collide.
-fn report_name(i: usize, path: &str, ext: &str) -> String {
-    let stem = Path::new(path).file_stem().map_or_else(|| "suspect".into(), |s| s.to_string_lossy().into_owned());
-    let safe: String =
-        stem.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-    format!("{:03}-{safe}.{ext}", i + 1)
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {

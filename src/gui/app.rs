@@ -29,6 +29,8 @@ pub enum Action {
     PreviousPassage,
     CloseViewer,
     ExportTo(PathBuf),
+    /// One HTML report per result and an index, into this folder.
+    ExportAll(PathBuf),
     ToggleSettings,
     ApplyFingerprint(crate::FingerprintParams),
     /// Reopen the app on another store.
@@ -79,6 +81,8 @@ pub struct ZhiwenApp {
     pub selected_docs: HashSet<u32>,
     pub import: Option<ImportJob>,
     pub results: Vec<CheckResult>,
+    /// How the results list is sorted and filtered.
+    pub triage: panels::checks::Triage,
     pub checks_running: usize,
     pub viewer: Option<Viewer>,
     pub show_settings: bool,
@@ -104,6 +108,7 @@ impl ZhiwenApp {
             selected_docs: HashSet::new(),
             import: None,
             results: Vec::new(),
+            triage: Default::default(),
             checks_running: 0,
             viewer: None,
             show_settings: false,
@@ -161,6 +166,7 @@ impl ZhiwenApp {
                     Dialog::ImportFiles | Dialog::ImportFolder => self.actions.push(Action::Import(paths)),
                     Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
                     Dialog::SaveReport => self.actions.push(Action::ExportTo(paths[0].clone())),
+                    Dialog::ExportAll => self.actions.push(Action::ExportAll(paths[0].clone())),
                 },
                 Event::Picked(..) => {}
                 Event::Failed(message) => self.messages.push(message),
@@ -213,6 +219,7 @@ impl ZhiwenApp {
             }
             Action::CloseViewer => self.viewer = None,
             Action::ExportTo(path) => self.export(&path),
+            Action::ExportAll(dir) => self.export_all(&dir),
             Action::ToggleSettings => {
                 self.show_settings = !self.show_settings;
                 self.draft = self.settings.clone();
@@ -308,6 +315,31 @@ impl ZhiwenApp {
         }
     }
 
+    /// Writes one HTML report per result and an index into `dir` (as `check --report DIR/`).
+    fn export_all(&mut self, dir: &std::path::Path) {
+        let size =
+            crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
+        let reports: Vec<&crate::SuspectReport> = self.results.iter().map(|r| &r.outcome.report).collect();
+        let now = crate::report::now();
+        let html_of = |i: usize| {
+            let o = &self.results[i].outcome;
+            Ok(crate::report::html(&crate::report::ReportInput {
+                report: &o.report,
+                suspect_text: o.text.as_deref().unwrap_or(""),
+                source_texts: &o.sources,
+                corpus: size,
+                params: self.corpus.params,
+                check: self.settings.check.clone(),
+                generated_at: now,
+            }))
+        };
+        let message = match crate::report::write_html_folder(dir, &reports, html_of, now) {
+            Ok(index) => format!("{} {}", self.tr().exported, index.display()),
+            Err(e) => e.to_string(),
+        };
+        self.messages.push(message);
+    }
+
     fn shortcuts(&mut self, ctx: &egui::Context) {
         use egui::{Key, KeyboardShortcut, Modifiers};
         let cmd = |k| KeyboardShortcut::new(Modifiers::COMMAND, k);
@@ -335,6 +367,20 @@ impl ZhiwenApp {
                 self.actions.push(Action::PreviousPassage);
             }
         });
+        // Up and down (or J and K) walk the results in the order shown.
+        if self.tab == Tab::Checks && !typing {
+            let (down, up) = ctx.input_mut(|i| {
+                (
+                    i.consume_key(Modifiers::NONE, Key::ArrowDown) || i.consume_key(Modifiers::NONE, Key::J),
+                    i.consume_key(Modifiers::NONE, Key::ArrowUp) || i.consume_key(Modifiers::NONE, Key::K),
+                )
+            });
+            if (down || up)
+                && let Some(next) = panels::checks::step(self, down)
+            {
+                self.actions.push(Action::SelectResult(next));
+            }
+        }
     }
 
     fn drops(&mut self, ctx: &egui::Context) {

@@ -51,6 +51,8 @@ pub enum Dialog {
     ImportFolder,
     CheckFiles,
     SaveReport,
+    /// A folder for one report per result and an index.
+    ExportAll,
 }
 
 /// Opens dialogs. The default shows native dialogs (rfd) on a thread of their own; tests
@@ -62,6 +64,7 @@ pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
     match dialog {
         Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
+        Dialog::ExportAll => d.pick_folder().map(|p| vec![p]),
         Dialog::CheckFiles => d.pick_files(),
         Dialog::SaveReport => d
             .add_filter("HTML report", &["html"])

@@ -86,6 +86,40 @@ pub fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
+/// The file name of the `i`th suspect's report in a folder of reports: `001-name.html`
+/// (the suspect's file stem, with anything but letters, digits, `-` and `_` made `_`).
+pub fn report_name(i: usize, path: &str, ext: &str) -> String {
+    let stem =
+        std::path::Path::new(path).file_stem().map_or_else(|| "suspect".into(), |s| s.to_string_lossy().into_owned());
+    let safe: String =
+        stem.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    format!("{:03}-{safe}.{ext}", i + 1)
+}
+
+/// Writes a folder of HTML reports: one per suspect (`html_of(i)` makes the `i`th) and an
+/// `index.html` linking them. Returns the index's path. The CLI's `check --report DIR/`
+/// and the app's *Export all* both use it.
+pub fn write_html_folder(
+    dir: &std::path::Path,
+    reports: &[&SuspectReport],
+    mut html_of: impl FnMut(usize) -> std::io::Result<String>,
+    generated_at: i64,
+) -> std::io::Result<std::path::PathBuf> {
+    let with_path =
+        |e: std::io::Error, p: &std::path::Path| std::io::Error::new(e.kind(), format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
+    let mut entries = Vec::with_capacity(reports.len());
+    for (i, r) in reports.iter().enumerate() {
+        let name = report_name(i, &r.path, "html");
+        let path = dir.join(&name);
+        std::fs::write(&path, html_of(i)?).map_err(|e| with_path(e, &path))?;
+        entries.push((name, *r));
+    }
+    let index = dir.join("index.html");
+    std::fs::write(&index, html::index(&entries, generated_at)).map_err(|e| with_path(e, &index))?;
+    Ok(index)
+}
+
 /// Version of the JSON contract; bump on incompatible changes.
 pub const JSON_VERSION: &str = "0.1.0";
 

@@ -1,14 +1,151 @@
-//! The checks view: results as they arrive on the left, the side-by-side viewer of the
-//! selected result in the middle.
+//! The checks view: triage of the results on the left (a summary of the batch, sortable
+//! columns, filters, and the same results grouped by the corpus work they copy), the
+//! side-by-side viewer of the selected result in the middle.
 
 use super::{file_name, viewer};
 use crate::gui::app::{Action, ZhiwenApp};
+use crate::gui::jobs::Dialog;
 use eframe::egui;
 use egui_extras::{Column, TableBuilder};
+use std::collections::BTreeMap;
+
+/// Columns the results list sorts by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResultSort {
+    /// Arrival order.
+    #[default]
+    Arrival,
+    Suspect,
+    Similarity,
+    TopSource,
+    Passages,
+    /// Suspects that could not be checked first.
+    Errors,
+}
+
+/// How the results are shown: what the user sorted and filtered by.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Triage {
+    pub sort: ResultSort,
+    pub descending: bool,
+    pub copies_only: bool,
+    /// Percent; results below it are hidden (errors are shown unless `copies_only`).
+    pub min_similarity: f64,
+    /// Matches the suspect's path or a source's title or path, case-insensitive.
+    pub search: String,
+    /// Show the works-by-suspects table instead of the suspects.
+    pub by_work: bool,
+    /// Only suspects that copy this corpus document.
+    pub work: Option<u32>,
+}
+
+/// One corpus work and the suspects of this batch that copy it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkRow {
+    pub id: u32,
+    pub title: String,
+    pub path: String,
+    pub suspects: usize,
+    /// Highest similarity of a suspect to this work.
+    pub best: f64,
+    pub passages: usize,
+}
+
+fn passages(r: &crate::SuspectReport) -> usize {
+    r.sources.iter().map(|s| s.passages.len()).sum()
+}
+
+/// Indices of the results to show, filtered and in the chosen order.
+pub fn visible(app: &ZhiwenApp) -> Vec<usize> {
+    let t = &app.triage;
+    let needle = t.search.to_lowercase();
+    let mut out: Vec<usize> = (0..app.results.len())
+        .filter(|&i| {
+            let r = &app.results[i].outcome.report;
+            let copies = !r.sources.is_empty();
+            (!t.copies_only || copies)
+                && (r.error.is_some() || r.similarity * 100.0 >= t.min_similarity)
+                && t.work.is_none_or(|w| r.sources.iter().any(|s| s.id == w))
+                && (needle.is_empty()
+                    || r.path.to_lowercase().contains(&needle)
+                    || r.sources
+                        .iter()
+                        .any(|s| s.title.to_lowercase().contains(&needle) || s.path.to_lowercase().contains(&needle)))
+        })
+        .collect();
+    let report = |i: usize| &app.results[i].outcome.report;
+    let top_title = |i: usize| report(i).sources.first().map_or(String::new(), |s| s.title.clone());
+    match t.sort {
+        ResultSort::Arrival => {}
+        ResultSort::Suspect => out.sort_by_cached_key(|&i| file_name(&report(i).path)),
+        ResultSort::Similarity => out.sort_by(|&a, &b| report(a).similarity.total_cmp(&report(b).similarity)),
+        ResultSort::TopSource => out.sort_by_cached_key(|&i| top_title(i)),
+        ResultSort::Passages => out.sort_by_key(|&i| passages(report(i))),
+        ResultSort::Errors => out.sort_by_key(|&i| report(i).error.is_none()),
+    }
+    if t.descending {
+        out.reverse();
+    }
+    out
+}
+
+/// The works of the corpus copied by this batch, most copied first.
+pub fn works(app: &ZhiwenApp) -> Vec<WorkRow> {
+    let mut by_id: BTreeMap<u32, WorkRow> = BTreeMap::new();
+    for r in &app.results {
+        for s in &r.outcome.report.sources {
+            let w = by_id.entry(s.id).or_insert_with(|| WorkRow {
+                id: s.id,
+                title: s.title.clone(),
+                path: s.path.clone(),
+                suspects: 0,
+                best: 0.0,
+                passages: 0,
+            });
+            w.suspects += 1;
+            w.best = w.best.max(s.similarity);
+            w.passages += s.passages.len();
+        }
+    }
+    let mut out: Vec<WorkRow> = by_id.into_values().collect();
+    out.sort_by(|a, b| b.suspects.cmp(&a.suspects).then(b.best.total_cmp(&a.best)).then(a.id.cmp(&b.id)));
+    out
+}
+
+/// The batch in one line: how many suspects, how many copy, errors, works copied.
+pub fn summary(app: &ZhiwenApp, shown: usize) -> String {
+    let tr = app.tr();
+    let n = app.results.len();
+    let copies = app.results.iter().filter(|r| !r.outcome.report.sources.is_empty()).count();
+    let errors = app.results.iter().filter(|r| r.outcome.report.error.is_some()).count();
+    let best = app.results.iter().map(|r| r.outcome.report.similarity).fold(0.0f64, f64::max);
+    format!(
+        "{n} {} · {copies} {} · {errors} {} · {} {} · {} {:.1}% · {shown} {}",
+        tr.suspects_word,
+        tr.with_copies,
+        tr.errors,
+        works(app).len(),
+        tr.works_copied,
+        tr.best,
+        best * 100.0,
+        tr.shown
+    )
+}
+
+/// The next (or previous) result in the shown order after the one in the viewer.
+pub fn step(app: &ZhiwenApp, forward: bool) -> Option<usize> {
+    let shown = visible(app);
+    let current = app.viewer.as_ref().and_then(|v| shown.iter().position(|&i| i == v.result));
+    match (current, forward) {
+        (None, _) => shown.first().copied(),
+        (Some(p), true) => shown.get(p + 1).copied(),
+        (Some(p), false) => p.checked_sub(1).map(|p| shown[p]),
+    }
+}
 
 pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let tr = app.tr();
-    egui::Panel::left("results").resizable(true).default_size(380.0).show(ui, |ui| {
+    egui::Panel::left("results").resizable(true).default_size(460.0).show(ui, |ui| {
         ui.add_space(4.0);
         ui.label(egui::RichText::new(tr.drop_hint).weak());
         ui.separator();
@@ -16,58 +153,181 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             ui.label(tr.no_results);
             return;
         }
-        let selected = app.viewer.as_ref().map(|v| v.result);
-        // Rows are clicked as a whole; selectable labels would take the click.
-        ui.style_mut().interaction.selectable_labels = false;
-        TableBuilder::new(ui)
-            .striped(true)
-            .sense(egui::Sense::click())
-            .column(Column::initial(150.0).clip(true))
-            .column(Column::initial(70.0))
-            .column(Column::remainder().clip(true))
-            .header(22.0, |mut h| {
-                h.col(|ui| {
-                    ui.strong(tr.suspect);
-                });
-                h.col(|ui| {
-                    ui.strong(tr.similarity);
-                });
-                h.col(|ui| {
-                    ui.strong(tr.top_source);
-                });
-            })
-            .body(|body| {
-                body.rows(34.0, app.results.len(), |mut row| {
-                    let i = row.index();
-                    let r = &app.results[i].outcome.report;
-                    row.set_selected(selected == Some(i));
-                    row.col(|ui| {
-                        ui.label(file_name(&r.path)).on_hover_text(&r.path);
-                    });
-                    row.col(|ui| {
-                        if r.error.is_none() {
-                            ui.label(egui::RichText::new(format!("{:.1}%", r.similarity * 100.0)).strong());
-                        }
-                    });
-                    row.col(|ui| {
-                        if let Some(e) = &r.error {
-                            ui.colored_label(ui.visuals().error_fg_color, e);
-                        } else if let Some(s) = r.sources.first() {
-                            ui.vertical(|ui| {
-                                ui.label(&s.title);
-                                ui.label(
-                                    egui::RichText::new(format!("{} {}", s.passages.len(), tr.passages)).weak().small(),
-                                );
-                            });
-                        } else {
-                            ui.label(egui::RichText::new(tr.no_source).weak());
-                        }
-                    });
-                    if row.response().clicked() {
-                        app.actions.push(Action::SelectResult(i));
-                    }
-                });
+        let shown = visible(app);
+        ui.label(egui::RichText::new(summary(app, shown.len())).strong());
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut app.triage.by_work, false, tr.by_suspect);
+            ui.selectable_value(&mut app.triage.by_work, true, tr.by_work);
+            ui.separator();
+            if ui.button(tr.export_all).clicked() {
+                app.actions.push(Action::OpenDialog(Dialog::ExportAll));
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut app.triage.copies_only, tr.copies_only);
+            let label = ui.label(tr.min_similarity);
+            ui.add(egui::DragValue::new(&mut app.triage.min_similarity).range(0.0..=100.0).suffix("%"))
+                .labelled_by(label.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut app.triage.search).hint_text(tr.filter_results).desired_width(160.0),
+            );
+        });
+        if let Some(w) = app.triage.work {
+            let title = app
+                .results
+                .iter()
+                .flat_map(|r| &r.outcome.report.sources)
+                .find(|s| s.id == w)
+                .map_or(String::new(), |s| s.title.clone());
+            ui.horizontal(|ui| {
+                ui.label(format!("{}: {title}", tr.work));
+                if ui.small_button(tr.all_suspects).clicked() {
+                    app.triage.work = None;
+                }
             });
+        }
+        ui.label(egui::RichText::new(tr.keyboard_hint).weak().small());
+        ui.separator();
+        if app.triage.by_work {
+            works_table(app, ui);
+        } else {
+            results_table(app, ui, &shown);
+        }
     });
     egui::CentralPanel::default().show(ui, |ui| viewer::show(app, ui));
+}
+
+/// A header cell that sorts by `by`; a second click reverses the order.
+fn sort_header(ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, by: ResultSort) {
+    let t = &mut app.triage;
+    let arrow = if t.sort != by {
+        ""
+    } else if t.descending {
+        " ▼"
+    } else {
+        " ▲"
+    };
+    if ui.add(egui::Button::new(egui::RichText::new(format!("{label}{arrow}")).strong()).frame(false)).clicked() {
+        if t.sort == by {
+            t.descending = !t.descending;
+        } else {
+            t.sort = by;
+            // Most similar, most passages and errors first; names A to Z.
+            t.descending = matches!(by, ResultSort::Similarity | ResultSort::Passages);
+        }
+    }
+}
+
+fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
+    let tr = app.tr();
+    let selected = app.viewer.as_ref().map(|v| v.result);
+    // Rows are clicked as a whole; selectable labels would take the click.
+    ui.style_mut().interaction.selectable_labels = false;
+    let mut table = TableBuilder::new(ui)
+        .striped(true)
+        .sense(egui::Sense::click())
+        .column(Column::initial(140.0).clip(true))
+        .column(Column::initial(70.0))
+        .column(Column::initial(150.0).clip(true))
+        .column(Column::initial(60.0))
+        .column(Column::remainder().clip(true));
+    if let Some(row) = selected.and_then(|s| shown.iter().position(|&i| i == s)) {
+        table = table.scroll_to_row(row, None);
+    }
+    let mut clicked = None;
+    table
+        .header(22.0, |mut h| {
+            h.col(|ui| sort_header(ui, app, tr.suspect, ResultSort::Suspect));
+            h.col(|ui| sort_header(ui, app, tr.similarity, ResultSort::Similarity));
+            h.col(|ui| sort_header(ui, app, tr.top_source, ResultSort::TopSource));
+            h.col(|ui| sort_header(ui, app, tr.passages, ResultSort::Passages));
+            h.col(|ui| sort_header(ui, app, tr.status, ResultSort::Errors));
+        })
+        .body(|body| {
+            body.rows(26.0, shown.len(), |mut row| {
+                let i = shown[row.index()];
+                let r = &app.results[i].outcome.report;
+                row.set_selected(selected == Some(i));
+                row.col(|ui| {
+                    ui.label(file_name(&r.path)).on_hover_text(&r.path);
+                });
+                row.col(|ui| {
+                    if r.error.is_none() {
+                        ui.label(egui::RichText::new(format!("{:.1}%", r.similarity * 100.0)).strong());
+                    }
+                });
+                row.col(|ui| match r.sources.first() {
+                    Some(s) => {
+                        ui.label(&s.title).on_hover_text(&s.path);
+                    }
+                    None if r.error.is_none() => {
+                        ui.label(egui::RichText::new(tr.no_source).weak());
+                    }
+                    None => {}
+                });
+                row.col(|ui| {
+                    if r.error.is_none() {
+                        ui.label(passages(r).to_string());
+                    }
+                });
+                row.col(|ui| {
+                    if let Some(e) = &r.error {
+                        ui.colored_label(ui.visuals().error_fg_color, e).on_hover_text(e);
+                    }
+                });
+                if row.response().clicked() {
+                    clicked = Some(i);
+                }
+            });
+        });
+    if let Some(i) = clicked {
+        app.actions.push(Action::SelectResult(i));
+    }
+}
+
+fn works_table(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
+    let tr = app.tr();
+    let rows = works(app);
+    ui.style_mut().interaction.selectable_labels = false;
+    let mut clicked = None;
+    TableBuilder::new(ui)
+        .striped(true)
+        .sense(egui::Sense::click())
+        .column(Column::initial(200.0).clip(true))
+        .column(Column::initial(80.0))
+        .column(Column::initial(70.0))
+        .column(Column::remainder())
+        .header(22.0, |mut h| {
+            for label in [tr.work, tr.suspects_count, tr.best, tr.passages] {
+                h.col(|ui| {
+                    ui.strong(label);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(26.0, rows.len(), |mut row| {
+                let w = &rows[row.index()];
+                row.set_selected(app.triage.work == Some(w.id));
+                row.col(|ui| {
+                    ui.label(&w.title).on_hover_text(&w.path);
+                });
+                row.col(|ui| {
+                    ui.label(w.suspects.to_string());
+                });
+                row.col(|ui| {
+                    ui.label(format!("{:.1}%", w.best * 100.0));
+                });
+                row.col(|ui| {
+                    ui.label(w.passages.to_string());
+                });
+                if row.response().clicked() {
+                    clicked = Some(w.id);
+                }
+            });
+        });
+    // Clicking a work lists the suspects that copy it.
+    if let Some(id) = clicked {
+        app.triage.work = Some(id);
+        app.triage.by_work = false;
+    }
 }
