@@ -31,10 +31,12 @@ fn app_harness(db: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
 fn app_harness_importing(db: PathBuf, corpus: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
     // The worker wakes this context; the test steps frames itself, so it need not be the harness's.
     let mut app = ZhiwenApp::new(&eframe::egui::Context::default(), db, Settings::default());
-    app.dialogs = Arc::new(Box::new(move |d| match d {
-        Dialog::ImportFolder => Some(vec![corpus.clone()]),
-        Dialog::SaveReport => Some(vec![export.clone()]),
-        _ => None,
+    app.dialogs = Arc::new(Box::new(move |d, _| {
+        Ok(match d {
+            Dialog::ImportFolder => Some(vec![corpus.clone()]),
+            Dialog::SaveReport => Some(vec![export.clone()]),
+            _ => None,
+        })
     }));
     Harness::builder()
         .with_size([1280.0, 800.0])
@@ -308,7 +310,7 @@ fn gui_frame_times_while_importing() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/zh-news-2018");
     let dir = tempfile::tempdir().unwrap();
     let mut app = ZhiwenApp::new(&eframe::egui::Context::default(), dir.path().join("c.sqlite"), Settings::default());
-    app.dialogs = Arc::new(Box::new(move |_| Some(vec![data.clone()])));
+    app.dialogs = Arc::new(Box::new(move |_, _| Ok(Some(vec![data.clone()]))));
     let mut h = Harness::builder()
         .with_size([1280.0, 800.0])
         .with_context_setup(zhiwen::gui::install_fonts)
@@ -343,7 +345,7 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     let mut h = imported_harness(dir.path());
     let reports = dir.path().join("all-reports");
     let target = reports.clone();
-    h.state_mut().dialogs = Arc::new(Box::new(move |d| (d == Dialog::ExportAll).then(|| vec![target.clone()])));
+    h.state_mut().dialogs = Arc::new(Box::new(move |d, _| Ok((d == Dialog::ExportAll).then(|| vec![target.clone()]))));
     h.input_mut().dropped_files.push(Arc::new(Dropped(fixtures().join("suspects"))));
     step_until(&mut h, "the batch", |a| a.results.len() == 9 && a.checks_running == 0);
     h.run_steps(2);
@@ -421,4 +423,51 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     assert_eq!(files, 10);
     let index = std::fs::read_to_string(reports.join("index.html")).unwrap();
     assert!(index.contains("ads_xiyouji_000"), "{index}");
+}
+
+/// Without an XDG portal or zenity the native dialog cannot open: the app says why, opens
+/// its own dialog in its place (and from then on directly), and remembers the folder.
+#[test]
+fn a_native_dialog_that_cannot_open_falls_back_to_the_in_app_dialog() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    // egui_file's window titles and file list start with emoji (📁, 🗀) that the test's
+    // fonts lack; the app draws them from system fonts.
+    h.ctx.set_missing_glyph_policy(eframe::egui::MissingGlyphPolicy::Tofu);
+    let tries = Arc::new(AtomicUsize::new(0));
+    let counted = tries.clone();
+    h.state_mut().dialogs = Arc::new(Box::new(move |_, _| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        Err("the system file dialog could not open (it needs an XDG desktop portal or zenity)".into())
+    }));
+    h.step();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the fallback dialog", |a| a.file_dialog.is_some());
+    h.run_steps(2);
+    assert!(h.state().settings.builtin_dialogs);
+    h.get_by_label_contains(
+        "could not open (it needs an XDG desktop portal or zenity): using Zhiwen's own file dialog",
+    );
+
+    // Choose the corpus folder in the in-app dialog.
+    h.state_mut().file_dialog.as_mut().unwrap().1.set_path(corpus_dir());
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 5);
+    assert!(h.state().file_dialog.is_none());
+    assert_eq!(h.state().settings.recent_folders, vec![corpus_dir()]);
+
+    // The next dialog is the in-app one at once, starting in the folder used last.
+    h.get_by_label("Check files…").click();
+    h.run_steps(2);
+    let (dialog, d) = h.state().file_dialog.as_ref().unwrap();
+    assert_eq!(*dialog, Dialog::CheckFiles);
+    assert_eq!(d.directory(), corpus_dir());
+    assert_eq!(tries.load(Ordering::SeqCst), 1, "the native dialog is not tried again");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(h.state().file_dialog.is_none());
 }

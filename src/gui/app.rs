@@ -92,6 +92,8 @@ pub struct ZhiwenApp {
     pub actions: Vec<Action>,
     /// The title last sent to the window, so it is sent again only when it changes.
     window_title: String,
+    /// The in-app file dialog, while open, and what it is for.
+    pub file_dialog: Option<(Dialog, egui_file::FileDialog)>,
 }
 
 impl ZhiwenApp {
@@ -117,6 +119,7 @@ impl ZhiwenApp {
             messages: Vec::new(),
             actions: Vec::new(),
             window_title: String::new(),
+            file_dialog: None,
         }
     }
 
@@ -162,13 +165,13 @@ impl ZhiwenApp {
                     }
                 }
                 Event::CheckBatchDone => self.checks_running = self.checks_running.saturating_sub(1),
-                Event::Picked(dialog, paths) if !paths.is_empty() => match dialog {
-                    Dialog::ImportFiles | Dialog::ImportFolder => self.actions.push(Action::Import(paths)),
-                    Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
-                    Dialog::SaveReport => self.actions.push(Action::ExportTo(paths[0].clone())),
-                    Dialog::ExportAll => self.actions.push(Action::ExportAll(paths[0].clone())),
-                },
-                Event::Picked(..) => {}
+                Event::Picked(dialog, paths) => self.picked(dialog, paths),
+                Event::DialogUnavailable(dialog, why) => {
+                    // From now on (and after a restart) the in-app dialog opens directly.
+                    self.messages.push(format!("{why}: {}", self.tr().builtin_dialog_note));
+                    self.settings.builtin_dialogs = true;
+                    self.open_builtin_dialog(dialog);
+                }
                 Event::Failed(message) => self.messages.push(message),
                 Event::JobFailed(message) => {
                     self.import = None;
@@ -178,10 +181,76 @@ impl ZhiwenApp {
         }
     }
 
+    /// Paths chosen in a dialog (none if it was cancelled): act on them and remember where
+    /// they came from.
+    fn picked(&mut self, dialog: Dialog, paths: Vec<PathBuf>) {
+        let Some(first) = paths.first() else { return };
+        let folder = if dialog.picks_folders() { Some(first.as_path()) } else { first.parent() };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            self.settings.remember_folder(folder.to_path_buf());
+        }
+        match dialog {
+            Dialog::ImportFiles | Dialog::ImportFolder => self.actions.push(Action::Import(paths)),
+            Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
+            Dialog::SaveReport => self.actions.push(Action::ExportTo(paths[0].clone())),
+            Dialog::ExportAll => self.actions.push(Action::ExportAll(paths[0].clone())),
+        }
+    }
+
+    /// Opens the in-app file dialog (egui_file) for `dialog`, at the most recent folder.
+    pub fn open_builtin_dialog(&mut self, dialog: Dialog) {
+        let tr = self.tr();
+        let mut d = match dialog {
+            Dialog::ImportFolder | Dialog::ExportAll => egui_file::FileDialog::select_folder(),
+            Dialog::ImportFiles | Dialog::CheckFiles => egui_file::FileDialog::open_file().multi_select(true),
+            Dialog::SaveReport => egui_file::FileDialog::save_file().default_filename("zhiwen-report.html"),
+        }
+        .title(match dialog {
+            Dialog::ImportFiles => tr.import_files,
+            Dialog::ImportFolder => tr.import_folder,
+            Dialog::CheckFiles => tr.check_files,
+            Dialog::SaveReport => tr.export_report,
+            Dialog::ExportAll => tr.export_all,
+        })
+        .id(egui::Id::unique("zhiwen_file_dialog"));
+        let start = self
+            .settings
+            .recent_folders
+            .first()
+            .cloned()
+            .or_else(|| directories::UserDirs::new().map(|u| u.home_dir().to_path_buf()));
+        if let Some(start) = start.filter(|s| s.is_dir()) {
+            d = d.initial_path(start);
+        }
+        d.open();
+        self.file_dialog = Some((dialog, d));
+    }
+
+    /// Draws the in-app file dialog, if open, and acts on its choice.
+    fn show_builtin_dialog(&mut self, ctx: &egui::Context) {
+        let Some((dialog, d)) = &mut self.file_dialog else { return };
+        d.show(ctx);
+        if d.selected() {
+            let paths: Vec<PathBuf> = if d.has_multi_select() {
+                d.selection().into_iter().map(|p| p.to_path_buf()).collect()
+            } else {
+                d.path().map(|p| p.to_path_buf()).into_iter().collect()
+            };
+            let dialog = *dialog;
+            self.file_dialog = None;
+            self.picked(dialog, paths);
+        } else if !d.visible() {
+            self.file_dialog = None;
+        }
+    }
+
     /// Applies one action. Public so tests can drive what a dialog would.
     pub fn apply(&mut self, ctx: &egui::Context, action: Action) {
         match action {
-            Action::OpenDialog(d) => self.worker.open_dialog(d, self.dialogs.clone()),
+            Action::OpenDialog(d) if self.settings.builtin_dialogs => self.open_builtin_dialog(d),
+            Action::OpenDialog(d) => {
+                self.worker.open_dialog(d, self.settings.recent_folders.first().cloned(), self.dialogs.clone())
+            }
             Action::Import(paths) => {
                 let cancel = Cancel::new();
                 self.import =
@@ -453,6 +522,7 @@ impl ZhiwenApp {
         panels::import_dialog::show(self, &ctx);
         panels::settings_window::show(self, &ctx);
         panels::drop_zone::show(self, &ctx);
+        self.show_builtin_dialog(&ctx);
 
         for action in std::mem::take(&mut self.actions) {
             self.apply(&ctx, action);

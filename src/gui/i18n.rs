@@ -96,6 +96,9 @@ pub struct Tr {
     pub shown: &'static str,
     pub status: &'static str,
     pub keyboard_hint: &'static str,
+    pub builtin_dialog_note: &'static str,
+    pub builtin_dialogs: &'static str,
+    pub recent: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -183,6 +186,9 @@ pub const EN: Tr = Tr {
     shown: "shown",
     status: "Status",
     keyboard_hint: "↑/↓ or J/K: next result",
+    builtin_dialog_note: "using Zhiwen's own file dialog",
+    builtin_dialogs: "Use Zhiwen's own file dialogs",
+    recent: "Recent",
 };
 
 pub const ZH: Tr = Tr {
@@ -270,6 +276,9 @@ pub const ZH: Tr = Tr {
     shown: "显示",
     status: "状态",
     keyboard_hint: "↑/↓ 或 J/K：切换结果",
+    builtin_dialog_note: "改用 Zhiwen 内置的文件对话框",
+    builtin_dialogs: "使用 Zhiwen 内置的文件对话框",
+    recent: "最近",
 };
 
 impl Lang {

@@ -38,6 +38,8 @@ pub enum Event {
     CheckBatchDone,
     /// A file dialog closed: what it was for, and the chosen paths (empty if cancelled).
     Picked(Dialog, Vec<PathBuf>),
+    /// The native file dialog could not open, and why.
+    DialogUnavailable(Dialog, String),
     Failed(String),
     /// The import or re-fingerprint under way stopped on an error (a read-only store, a
     /// full disk): what it committed is kept, and the message says why it stopped.
@@ -55,13 +57,34 @@ pub enum Dialog {
     ExportAll,
 }
 
+impl Dialog {
+    /// Whether the dialog picks folders (else files).
+    pub fn picks_folders(self) -> bool {
+        matches!(self, Dialog::ImportFolder | Dialog::ExportAll)
+    }
+}
+
+/// What opening a dialog gave: the chosen paths (`None` if cancelled), or why the dialog
+/// could not open at all.
+pub type DialogResult = Result<Option<Vec<PathBuf>>, String>;
+
 /// Opens dialogs. The default shows native dialogs (rfd) on a thread of their own; tests
 /// put a stub in its place that answers at once.
-pub type DialogOpener = Box<dyn Fn(Dialog) -> Option<Vec<PathBuf>> + Send + Sync>;
+pub type DialogOpener = Box<dyn Fn(Dialog, Option<&std::path::Path>) -> DialogResult + Send + Sync>;
 
-pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
-    let d = rfd::FileDialog::new();
-    match dialog {
+/// A native dialog that closes sooner than this without a choice did not open: on Linux
+/// rfd needs an XDG desktop portal or `zenity`, and without them returns at once, as if
+/// cancelled (people take longer than this to cancel a dialog).
+const NATIVE_DIALOG_MIN: Duration = Duration::from_millis(400);
+
+/// The native dialog for `dialog`, starting in `folder`.
+pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> DialogResult {
+    let mut d = rfd::FileDialog::new();
+    if let Some(folder) = folder {
+        d = d.set_directory(folder);
+    }
+    let started = std::time::Instant::now();
+    let picked = match dialog {
         Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
         Dialog::ExportAll => d.pick_folder().map(|p| vec![p]),
@@ -74,7 +97,11 @@ pub fn native_dialog(dialog: Dialog) -> Option<Vec<PathBuf>> {
             .set_file_name("zhiwen-report.html")
             .save_file()
             .map(|p| vec![p]),
+    };
+    if picked.is_none() && started.elapsed() < NATIVE_DIALOG_MIN {
+        return Err("the system file dialog could not open (it needs an XDG desktop portal or zenity)".into());
     }
+    Ok(picked)
 }
 
 enum Command {
@@ -127,10 +154,16 @@ impl Worker {
     }
 
     /// Opens a dialog with `opener` on a thread of its own (a native dialog blocks until
-    /// closed); the chosen paths arrive as `Event::Picked`.
-    pub fn open_dialog(&self, dialog: Dialog, opener: std::sync::Arc<DialogOpener>) {
+    /// closed); the chosen paths arrive as `Event::Picked`, a dialog that cannot open as
+    /// `Event::DialogUnavailable`.
+    pub fn open_dialog(&self, dialog: Dialog, folder: Option<PathBuf>, opener: std::sync::Arc<DialogOpener>) {
         let emit = Emit { tx: self.sender.clone(), ctx: self.ctx.clone() };
-        std::thread::spawn(move || emit.send(Event::Picked(dialog, opener(dialog).unwrap_or_default())));
+        std::thread::spawn(move || {
+            emit.send(match opener(dialog, folder.as_deref()) {
+                Ok(paths) => Event::Picked(dialog, paths.unwrap_or_default()),
+                Err(why) => Event::DialogUnavailable(dialog, why),
+            })
+        });
     }
 }
 

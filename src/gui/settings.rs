@@ -23,6 +23,22 @@ pub struct Settings {
     /// Store location chosen in the settings; `None` means the default (or `--db`).
     pub store: Option<PathBuf>,
     pub link_scrolling: bool,
+    /// Use the in-app file dialog; set when the native one could not open.
+    pub builtin_dialogs: bool,
+    /// Folders files were last picked from or dropped from, most recent first.
+    pub recent_folders: Vec<PathBuf>,
+}
+
+/// Recent folders kept.
+pub const RECENT_FOLDERS: usize = 8;
+
+impl Settings {
+    /// Puts `folder` first among the recent folders.
+    pub fn remember_folder(&mut self, folder: PathBuf) {
+        self.recent_folders.retain(|f| *f != folder);
+        self.recent_folders.insert(0, folder);
+        self.recent_folders.truncate(RECENT_FOLDERS);
+    }
 }
 
 impl Default for Settings {
@@ -34,6 +50,8 @@ impl Default for Settings {
             fingerprint: FingerprintParams::default(),
             store: None,
             link_scrolling: true,
+            builtin_dialogs: false,
+            recent_folders: Vec::new(),
         }
     }
 }

@@ -40,6 +40,9 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.label(tr.min_evidence);
             ui.add(egui::DragValue::new(&mut d.check.min_evidence_bits).range(0.0..=100_000.0));
             ui.end_row();
+            let label = ui.label(tr.builtin_dialogs);
+            ui.checkbox(&mut d.builtin_dialogs, "").labelled_by(label.id);
+            ui.end_row();
             ui.label(tr.store_location);
             let mut store = d.store.as_ref().map_or_else(|| app.db.display().to_string(), |p| p.display().to_string());
             if ui.add(egui::TextEdit::singleline(&mut store).desired_width(360.0)).changed() {

@@ -27,6 +27,24 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ui.add_enabled(can_export, egui::Button::new(tr.export_report)).on_hover_text("Ctrl+E").clicked() {
                 app.actions.push(Action::OpenDialog(Dialog::SaveReport));
             }
+            // Folders picked or dropped lately: import or check them again in one click.
+            ui.add_enabled_ui(!app.settings.recent_folders.is_empty(), |ui| {
+                ui.menu_button(tr.recent, |ui| {
+                    for folder in app.settings.recent_folders.clone() {
+                        ui.horizontal(|ui| {
+                            ui.label(folder.display().to_string());
+                            if ui.add_enabled(!busy, egui::Button::new(tr.import_folder)).clicked() {
+                                app.actions.push(Action::Import(vec![folder.clone()]));
+                                ui.close();
+                            }
+                            if ui.button(tr.check_files).clicked() {
+                                app.actions.push(Action::Check(vec![folder.clone()]));
+                                ui.close();
+                            }
+                        });
+                    }
+                });
+            });
             if ui.button(tr.settings).on_hover_text("Ctrl+,").clicked() {
                 app.actions.push(Action::ToggleSettings);
             }
