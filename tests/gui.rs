@@ -23,6 +23,23 @@ impl eframe::egui::DroppedFile for Dropped {
     }
 }
 
+/// Drops `path` on the Check zone (the right half of the window).
+fn drop_to_check(h: &mut Harness<'_, ZhiwenApp>, path: &Path) {
+    drop_at(h, path, eframe::egui::pos2(1000.0, 400.0));
+}
+
+/// Drops `path` with the pointer at `at`: the hover, the pointer, then the drop.
+fn drop_at(h: &mut Harness<'_, ZhiwenApp>, path: &Path, at: eframe::egui::Pos2) {
+    // Events queued by an earlier click (its pointer moves) go first.
+    h.run_steps(2);
+    h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: Some(path.to_path_buf()), mime: String::new() });
+    h.input_mut().events.push(eframe::egui::Event::PointerMoved(at));
+    h.step();
+    h.input_mut().hovered_files.clear();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(path.to_path_buf())));
+    h.step();
+}
+
 fn app_harness(db: PathBuf, export: PathBuf) -> Harness<'static, ZhiwenApp> {
     app_harness_importing(db, corpus_dir(), export)
 }
@@ -48,7 +65,11 @@ fn app_harness_importing(db: PathBuf, corpus: PathBuf, export: PathBuf) -> Harne
 fn step_until(h: &mut Harness<'_, ZhiwenApp>, what: &str, done: impl Fn(&ZhiwenApp) -> bool) {
     let start = Instant::now();
     while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}; messages: {:?}",
+            h.state().messages
+        );
         h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -72,15 +93,15 @@ fn import_drop_view_navigate_and_export() {
     h.get_by_label("第一回　灵根育孕源流出　心性修持大道生");
     h.get_by_label_contains("5 documents");
 
-    // Files hovering light up the drop zone; dropping them checks them.
+    // Files hovering show the drop zones; dropped on the Check zone they are checked.
     let pirated = suspect("ads_xiyouji_000.txt");
     h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: Some(pirated.clone()), mime: String::new() });
     h.run_steps(2);
-    h.get_by_label("Drop files or folders to check them");
-    h.input_mut().hovered_files.clear();
-    h.input_mut().dropped_files.push(Arc::new(Dropped(pirated)));
+    h.get_by_label("Check");
+    h.get_by_label("Add to corpus");
+    drop_to_check(&mut h, &pirated);
     step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
-    assert!(h.query_by_label("Drop files or folders to check them").is_none());
+    assert!(h.query_by_label("Add to corpus").is_none());
 
     // The result is listed and the viewer opens at the first passage.
     // In the results list and as the viewer's heading.
@@ -122,7 +143,7 @@ fn unreadable_suspects_show_their_error_and_the_language_switches() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
     h.step();
-    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("binary.txt"))));
+    drop_to_check(&mut h, &suspect("binary.txt"));
     step_until(&mut h, "the check", |a| a.results.len() == 1);
     // In the results list and in the viewer.
     assert!(h.query_all_by_label_contains("binary file (contains NUL bytes)").count() >= 1);
@@ -155,7 +176,7 @@ fn a_settled_app_requests_no_more_frames() {
         assert!(steps <= 10, "{what}: {steps} frames to settle");
     };
     settled(&mut h, "the corpus table");
-    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("ads_xiyouji_000.txt"))));
+    drop_to_check(&mut h, &suspect("ads_xiyouji_000.txt"));
     step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
     settled(&mut h, "the viewer");
     h.key_press(eframe::egui::Key::N);
@@ -271,7 +292,7 @@ fn the_cli_imports_while_the_app_is_open_and_the_app_picks_the_documents_up() {
     h.get_by_label("Import folder…").click();
     step_until(&mut h, "the app's import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
     h.get_by_label("Close").click();
-    h.input_mut().dropped_files.push(Arc::new(Dropped(suspect("ads_xiyouji_000.txt"))));
+    drop_to_check(&mut h, &suspect("ads_xiyouji_000.txt"));
     step_until(&mut h, "the check", |a| a.results.len() == 1);
     assert!(h.state().results[0].outcome.report.error.is_none());
     let status = cli.wait().unwrap();
@@ -346,7 +367,7 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     let reports = dir.path().join("all-reports");
     let target = reports.clone();
     h.state_mut().dialogs = Arc::new(Box::new(move |d, _| Ok((d == Dialog::ExportAll).then(|| vec![target.clone()]))));
-    h.input_mut().dropped_files.push(Arc::new(Dropped(fixtures().join("suspects"))));
+    drop_to_check(&mut h, &fixtures().join("suspects"));
     step_until(&mut h, "the batch", |a| a.results.len() == 9 && a.checks_running == 0);
     h.run_steps(2);
     // 9 suspects, 4 copy something, binary.txt and empty.txt cannot be read.
@@ -470,4 +491,48 @@ fn a_native_dialog_that_cannot_open_falls_back_to_the_in_app_dialog() {
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     assert!(h.state().file_dialog.is_none());
+}
+
+/// Two drop zones: where the pointer is decides, and without a known pointer the tab does
+/// (the corpus tab adds, the checks tab checks).
+#[test]
+fn dropped_files_go_to_the_zone_under_the_pointer_or_the_tabs_default() {
+    use zhiwen::gui::panels::drop_zone::{DropZone, zone};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    h.step();
+    // The corpus tab, no pointer in the window: the folder is added to the corpus.
+    h.input_mut().events.push(eframe::egui::Event::PointerGone);
+    h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: Some(corpus_dir()), mime: String::new() });
+    h.run_steps(2);
+    h.get_by_label("Import them as your works");
+    assert_eq!(zone(h.state(), &h.ctx), DropZone::AddToCorpus);
+    h.input_mut().hovered_files.clear();
+    h.input_mut().dropped_files.push(Arc::new(Dropped(corpus_dir())));
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 5 && a.import.is_none());
+    assert!(h.state().results.is_empty(), "nothing was checked");
+    assert_eq!(h.state().settings.recent_folders, vec![corpus_dir()]);
+
+    // The right half checks, even on the corpus tab.
+    drop_to_check(&mut h, &suspect("traditional_sanguoyanyi_001.txt"));
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.checks_running == 0);
+    assert_eq!(h.state().corpus.docs.len(), 5);
+
+    // Now on the checks tab: without a pointer a drop checks, the left half adds.
+    assert_eq!(h.state().tab, zhiwen::gui::app::Tab::Checks);
+    h.input_mut().events.push(eframe::egui::Event::PointerGone);
+    h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: None, mime: String::new() });
+    h.run_steps(2);
+    assert_eq!(zone(h.state(), &h.ctx), DropZone::Check);
+    h.input_mut().hovered_files.clear();
+    h.step();
+    let extra = dir.path().join("new_work.txt");
+    std::fs::copy(fixtures().join("precision/suspects/laundered_xiyouji_000.txt"), &extra).unwrap();
+    drop_at(&mut h, &extra, eframe::egui::pos2(200.0, 400.0));
+    step_until(&mut h, "the second import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 6);
+    assert_eq!(h.state().results.len(), 1);
 }

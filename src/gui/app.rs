@@ -94,6 +94,10 @@ pub struct ZhiwenApp {
     window_title: String,
     /// The in-app file dialog, while open, and what it is for.
     pub file_dialog: Option<(Dialog, egui_file::FileDialog)>,
+    /// Where the pointer is during a drag of files, when the platform tells (set each
+    /// frame by the eframe frontend; see `drag_pointer`).
+    pub drop_pointer: Option<egui::Pos2>,
+    drag_pointer: super::drag_pointer::DragPointer,
 }
 
 impl ZhiwenApp {
@@ -120,6 +124,8 @@ impl ZhiwenApp {
             actions: Vec::new(),
             window_title: String::new(),
             file_dialog: None,
+            drop_pointer: None,
+            drag_pointer: Default::default(),
         }
     }
 
@@ -454,8 +460,16 @@ impl ZhiwenApp {
 
     fn drops(&mut self, ctx: &egui::Context) {
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
-        if !dropped.is_empty() {
-            self.actions.push(Action::Check(dropped));
+        let Some(first) = dropped.first() else { return };
+        let folder = if first.is_dir() { Some(first.as_path()) } else { first.parent() };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            self.settings.remember_folder(folder.to_path_buf());
+        }
+        match panels::drop_zone::zone(self, ctx) {
+            panels::drop_zone::DropZone::AddToCorpus if !self.busy() => self.actions.push(Action::Import(dropped)),
+            // An import is running: say so rather than queue a second one.
+            panels::drop_zone::DropZone::AddToCorpus => self.messages.push(self.tr().import_busy.to_string()),
+            panels::drop_zone::DropZone::Check => self.actions.push(Action::Check(dropped)),
         }
     }
 }
@@ -482,7 +496,10 @@ pub fn apply_theme(ctx: &egui::Context, theme: Theme) {
 }
 
 impl eframe::App for ZhiwenApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let dragging = ui.ctx().input(|i| !i.raw.hovered_files.is_empty() || !i.raw.dropped_files.is_empty());
+        self.drop_pointer =
+            if dragging { self.drag_pointer.position(frame, ui.ctx().pixels_per_point()) } else { None };
         self.show(ui);
     }
 

@@ -43,7 +43,6 @@ pub struct Tr {
     pub unchanged: &'static str,
     pub failed: &'static str,
     pub skipped: &'static str,
-    pub drop_here: &'static str,
     pub drop_hint: &'static str,
     pub suspect: &'static str,
     pub similarity: &'static str,
@@ -99,6 +98,11 @@ pub struct Tr {
     pub builtin_dialog_note: &'static str,
     pub builtin_dialogs: &'static str,
     pub recent: &'static str,
+    pub drop_add: &'static str,
+    pub drop_add_hint: &'static str,
+    pub drop_check: &'static str,
+    pub drop_check_hint: &'static str,
+    pub import_busy: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -133,7 +137,6 @@ pub const EN: Tr = Tr {
     unchanged: "unchanged",
     failed: "failed",
     skipped: "skipped",
-    drop_here: "Drop files or folders to check them",
     drop_hint: "Drop suspect files or folders anywhere on this window, or use Check files…",
     suspect: "Suspect",
     similarity: "Similarity",
@@ -189,6 +192,11 @@ pub const EN: Tr = Tr {
     builtin_dialog_note: "using Zhiwen's own file dialog",
     builtin_dialogs: "Use Zhiwen's own file dialogs",
     recent: "Recent",
+    drop_add: "Add to corpus",
+    drop_add_hint: "Import them as your works",
+    drop_check: "Check",
+    drop_check_hint: "Find copies of your works in them",
+    import_busy: "An import is running: drop again when it has finished",
 };
 
 pub const ZH: Tr = Tr {
@@ -223,7 +231,6 @@ pub const ZH: Tr = Tr {
     unchanged: "未变",
     failed: "失败",
     skipped: "跳过",
-    drop_here: "松开鼠标即可检测这些文件或文件夹",
     drop_hint: "把可疑文件或文件夹拖到窗口任意位置，或点击 检测文件…",
     suspect: "可疑文件",
     similarity: "相似度",
@@ -279,6 +286,11 @@ pub const ZH: Tr = Tr {
     builtin_dialog_note: "改用 Zhiwen 内置的文件对话框",
     builtin_dialogs: "使用 Zhiwen 内置的文件对话框",
     recent: "最近",
+    drop_add: "加入母本库",
+    drop_add_hint: "作为自己的作品导入",
+    drop_check: "检测",
+    drop_check_hint: "查找其中抄袭自己作品的内容",
+    import_busy: "正在导入：请在导入完成后再拖入",
 };
 
 impl Lang {

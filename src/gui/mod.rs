@@ -6,6 +6,7 @@
 //! frame, and all engine work runs in the background ([`jobs`]) and is polled each frame.
 
 pub mod app;
+mod drag_pointer;
 pub mod i18n;
 pub mod jobs;
 pub mod panels;
