@@ -371,7 +371,7 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     step_until(&mut h, "the batch", |a| a.results.len() == 9 && a.checks_running == 0);
     h.run_steps(2);
     // 9 suspects, 4 copy something, binary.txt and empty.txt cannot be read.
-    h.get_by_label_contains("9 suspects · 4 with copies · 2 errors");
+    h.get_by_label_contains("Suspects 9 · With copies 4 · Errors 2 · Works copied 4");
 
     // Sort by similarity (highest first), then reverse with a second click.
     h.get_by_label("Similarity").click();

@@ -110,8 +110,8 @@ pub fn fill_gaps(found: &[TokenPassage], q: &[u64], s: &[u64]) -> Vec<TokenPassa
 
 /// The region of each passage (`ps` sorted by suspect start): a passage joins the region
 /// of the passage before it when it starts at most [`REGION_GAP_TOKENS`] after that
-/// region ends in the suspect and its source side lies within [`NEIGHBOURHOOD_TOKENS`]
-/// of the region's source side.
+/// region ends in the suspect and its source side reaches within [`NEIGHBOURHOOD_TOKENS`]
+/// of the region's source side (however long the passage itself is).
 pub fn group(ps: &[TokenPassage]) -> Vec<usize> {
     let mut out = Vec::with_capacity(ps.len());
     let mut region = 0usize;
@@ -120,8 +120,8 @@ pub fn group(ps: &[TokenPassage]) -> Vec<usize> {
         match span {
             Some((q_end, s_start, s_end))
                 if p.q_start <= q_end + REGION_GAP_TOKENS
-                    && p.s_start + NEIGHBOURHOOD_TOKENS >= s_start
-                    && p.s_end <= s_end + NEIGHBOURHOOD_TOKENS =>
+                    && p.s_end + NEIGHBOURHOOD_TOKENS >= s_start
+                    && p.s_start <= s_end + NEIGHBOURHOOD_TOKENS =>
             {
                 span = Some((q_end.max(p.q_end), s_start.min(p.s_start), s_end.max(p.s_end)));
             }
@@ -184,5 +184,8 @@ mod tests {
             hits: 1,
         };
         assert_eq!(group(&[p(0, 0), p(60, 60), p(120, 5000), p(2000, 5060)]), vec![0, 0, 1, 2]);
+        // A long passage after a short one, an ad line between them: one copy.
+        let long = TokenPassage { q_start: 70, q_end: 1070, s_start: 52, s_end: 1052, distance: 0, hits: 40 };
+        assert_eq!(group(&[p(0, 0), long]), vec![0, 0]);
     }
 }

@@ -120,12 +120,12 @@ pub fn summary(app: &ZhiwenApp, shown: usize) -> String {
     let errors = app.results.iter().filter(|r| r.outcome.report.error.is_some()).count();
     let best = app.results.iter().map(|r| r.outcome.report.similarity).fold(0.0f64, f64::max);
     format!(
-        "{n} {} · {copies} {} · {errors} {} · {} {} · {} {:.1}% · {shown} {}",
-        tr.suspects_word,
+        "{} {n} · {} {copies} · {} {errors} · {} {} · {} {:.1}% · {} {shown}",
+        tr.suspects_count,
         tr.with_copies,
         tr.errors,
-        works(app).len(),
         tr.works_copied,
+        works(app).len(),
         tr.best,
         best * 100.0,
         tr.shown
