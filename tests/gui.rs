@@ -453,9 +453,6 @@ fn a_native_dialog_that_cannot_open_falls_back_to_the_in_app_dialog() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let dir = tempfile::tempdir().unwrap();
     let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
-    // egui_file's window titles and file list start with emoji (📁, 🗀) that the test's
-    // fonts lack; the app draws them from system fonts.
-    h.ctx.set_missing_glyph_policy(eframe::egui::MissingGlyphPolicy::Tofu);
     let tries = Arc::new(AtomicUsize::new(0));
     let counted = tries.clone();
     h.state_mut().dialogs = Arc::new(Box::new(move |_, _| {

@@ -22,24 +22,29 @@ use std::path::PathBuf;
 /// (every character of GBK and Big5; SIL OFL, see assets/fonts/OFL.txt). Rarer
 /// characters fall back to system fonts (eframe's `system_fonts`, through fontconfig).
 pub const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-Zhiwen.otf");
+/// The pictographs the in-app file dialog (egui_file) puts in its title and file list,
+/// which egui's fonts lack (cut from Symbola; assets/fonts/SymbolaIcons-LICENSE.txt).
+pub const ICONS_FONT: &[u8] = include_bytes!("../../assets/fonts/SymbolaIcons.ttf");
 pub const ICON_PNG: &[u8] = include_bytes!("../../assets/icons/zhiwen.png");
 
-/// Adds the CJK font after egui's own fonts, for both families.
+/// Adds the CJK font and the dialog's pictographs after egui's own fonts, for both families.
 pub fn install_fonts(ctx: &egui::Context) {
-    ctx.add_font(egui::epaint::text::FontInsert::new(
-        "noto-sans-sc-subset",
-        egui::FontData::from_static(CJK_FONT),
-        vec![
-            egui::epaint::text::InsertFontFamily {
-                family: egui::FontFamily::Proportional,
-                priority: egui::epaint::text::FontPriority::Lowest,
-            },
-            egui::epaint::text::InsertFontFamily {
-                family: egui::FontFamily::Monospace,
-                priority: egui::epaint::text::FontPriority::Lowest,
-            },
-        ],
-    ));
+    for (name, data) in [("noto-sans-sc-subset", CJK_FONT), ("symbola-icons", ICONS_FONT)] {
+        ctx.add_font(egui::epaint::text::FontInsert::new(
+            name,
+            egui::FontData::from_static(data),
+            vec![
+                egui::epaint::text::InsertFontFamily {
+                    family: egui::FontFamily::Proportional,
+                    priority: egui::epaint::text::FontPriority::Lowest,
+                },
+                egui::epaint::text::InsertFontFamily {
+                    family: egui::FontFamily::Monospace,
+                    priority: egui::epaint::text::FontPriority::Lowest,
+                },
+            ],
+        ));
+    }
 }
 
 /// Opens the window on the store at `db` (the settings' store location wins if set) and
