@@ -348,16 +348,7 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                 let len = rng.usize(300..=1500);
                 let Some(range) = generate::pick_passage(text, len, rng) else { continue };
                 let (head, tail) = generate::split_at_paragraph(&host_text(texts, rng));
-                let original = generate::char_slice(text, range.clone());
-                let (suspect, truth) =
-                    generate::assemble(vec![Ok(head), Err((path.clone(), text.clone(), range)), Ok(tail)]);
-                Case {
-                    name: format!("{}#{i}", short(path)),
-                    text: Ok(suspect),
-                    sources: BTreeSet::from([path.clone()]),
-                    passages: Some(truth),
-                    originals: vec![original],
-                }
+                excerpt(i, path, text, range, head, tail)
             }
             "compilation" => {
                 let mut parts = vec![Ok(host_text(texts, rng))];
@@ -395,19 +386,7 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                 let Some(range) = generate::pick_passage_en(text, rng.usize(500..=3000), rng) else { continue };
                 let Some(host) = en_stretch(texts, 20_000, rng) else { continue };
                 let (head, tail) = generate::split_at_paragraph(&host);
-                let original = generate::char_slice(text, range.clone());
-                let (suspect, truth) = generate::assemble(vec![
-                    Ok(head),
-                    Err((path.clone(), text.clone(), range)),
-                    Ok(format!("\n{tail}")),
-                ]);
-                Case {
-                    name: format!("{}#{i}", short(path)),
-                    text: Ok(suspect),
-                    sources: BTreeSet::from([path.clone()]),
-                    passages: Some(truth),
-                    originals: vec![original],
-                }
+                excerpt(i, path, text, range, head, format!("\n{tail}"))
             }
             "en-negative" => {
                 let Some(text) = en_stretch(texts, 20_000, rng) else { continue };
@@ -428,6 +407,20 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
         cases.push(case);
     }
     cases
+}
+
+/// The `range` of a source `text` at `path` between `head` and `tail` of an unrelated text.
+fn excerpt(i: usize, path: &str, text: &str, range: std::ops::Range<usize>, head: String, tail: String) -> Case {
+    let original = generate::char_slice(text, range.clone());
+    let (suspect, truth) =
+        generate::assemble(vec![Ok(head), Err((path.to_string(), text.to_string(), range)), Ok(tail)]);
+    Case {
+        name: format!("{}#{i}", short(path)),
+        text: Ok(suspect),
+        sources: BTreeSet::from([path.to_string()]),
+        passages: Some(truth),
+        originals: vec![original],
+    }
 }
 
 /// `book/NNN.txt` of a path, for case names.

@@ -374,15 +374,7 @@ impl ZhiwenApp {
             "csv" => crate::report::csv(reports),
             "xml" => crate::report::pan_xml(&o.report),
             "json" => crate::report::json(&self.corpus.params, &self.settings.check, size, reports),
-            _ => crate::report::html(&crate::report::ReportInput {
-                report: &o.report,
-                suspect_text: o.text.as_deref().unwrap_or(""),
-                source_texts: &o.sources,
-                corpus: size,
-                params: self.corpus.params,
-                check: self.settings.check.clone(),
-                generated_at: crate::report::now(),
-            }),
+            _ => crate::report::html(&self.report_input(i, crate::report::now())),
         };
         match std::fs::write(path, text) {
             Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
@@ -390,24 +382,28 @@ impl ZhiwenApp {
         }
     }
 
+    /// What the HTML report of result `i` is made from.
+    fn report_input(&self, i: usize, generated_at: i64) -> crate::report::ReportInput<'_> {
+        let o = &self.results[i].outcome;
+        crate::report::ReportInput {
+            report: &o.report,
+            suspect_text: o.text.as_deref().unwrap_or(""),
+            source_texts: &o.sources,
+            corpus: crate::report::CorpusSize {
+                documents: self.corpus.stats.documents,
+                windows: self.corpus.stats.windows,
+            },
+            params: self.corpus.params,
+            check: self.settings.check.clone(),
+            generated_at,
+        }
+    }
+
     /// Writes one HTML report per result and an index into `dir` (as `check --report DIR/`).
     fn export_all(&mut self, dir: &std::path::Path) {
-        let size =
-            crate::report::CorpusSize { documents: self.corpus.stats.documents, windows: self.corpus.stats.windows };
         let reports: Vec<&crate::SuspectReport> = self.results.iter().map(|r| &r.outcome.report).collect();
         let now = crate::report::now();
-        let html_of = |i: usize| {
-            let o = &self.results[i].outcome;
-            Ok(crate::report::html(&crate::report::ReportInput {
-                report: &o.report,
-                suspect_text: o.text.as_deref().unwrap_or(""),
-                source_texts: &o.sources,
-                corpus: size,
-                params: self.corpus.params,
-                check: self.settings.check.clone(),
-                generated_at: now,
-            }))
-        };
+        let html_of = |i: usize| Ok(crate::report::html(&self.report_input(i, now)));
         let message = match crate::report::write_html_folder(dir, &reports, html_of, now) {
             Ok(index) => format!("{} {}", self.tr().exported, index.display()),
             Err(e) => e.to_string(),

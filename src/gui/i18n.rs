@@ -103,6 +103,8 @@ pub struct Tr {
     pub drop_check: &'static str,
     pub drop_check_hint: &'static str,
     pub import_busy: &'static str,
+    pub error_status: &'static str,
+    pub copied_status: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -197,6 +199,8 @@ pub const EN: Tr = Tr {
     drop_check: "Check",
     drop_check_hint: "Find copies of your works in them",
     import_busy: "An import is running: drop again when it has finished",
+    error_status: "error",
+    copied_status: "copied",
 };
 
 pub const ZH: Tr = Tr {
@@ -291,6 +295,8 @@ pub const ZH: Tr = Tr {
     drop_check: "检测",
     drop_check_hint: "查找其中抄袭自己作品的内容",
     import_busy: "正在导入：请在导入完成后再拖入",
+    error_status: "错误",
+    copied_status: "抄袭",
 };
 
 impl Lang {

@@ -145,7 +145,7 @@ pub fn step(app: &ZhiwenApp, forward: bool) -> Option<usize> {
 
 pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let tr = app.tr();
-    egui::Panel::left("results").resizable(true).default_size(460.0).show(ui, |ui| {
+    egui::Panel::left("results").resizable(true).default_size(520.0).show(ui, |ui| {
         ui.add_space(4.0);
         ui.label(egui::RichText::new(tr.drop_hint).weak());
         ui.separator();
@@ -226,11 +226,11 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
     let mut table = TableBuilder::new(ui)
         .striped(true)
         .sense(egui::Sense::click())
-        .column(Column::initial(140.0).clip(true))
-        .column(Column::initial(70.0))
         .column(Column::initial(150.0).clip(true))
-        .column(Column::initial(60.0))
-        .column(Column::remainder().clip(true));
+        .column(Column::initial(72.0))
+        .column(Column::initial(150.0).clip(true))
+        .column(Column::initial(64.0))
+        .column(Column::remainder().at_least(50.0).clip(true));
     if let Some(row) = selected.and_then(|s| shown.iter().position(|&i| i == s)) {
         table = table.scroll_to_row(row, None);
     }
@@ -256,14 +256,16 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                         ui.label(egui::RichText::new(format!("{:.1}%", r.similarity * 100.0)).strong());
                     }
                 });
-                row.col(|ui| match r.sources.first() {
-                    Some(s) => {
+                row.col(|ui| match (r.sources.first(), &r.error) {
+                    (_, Some(e)) => {
+                        ui.colored_label(ui.visuals().error_fg_color, e).on_hover_text(e);
+                    }
+                    (Some(s), None) => {
                         ui.label(&s.title).on_hover_text(&s.path);
                     }
-                    None if r.error.is_none() => {
+                    (None, None) => {
                         ui.label(egui::RichText::new(tr.no_source).weak());
                     }
-                    None => {}
                 });
                 row.col(|ui| {
                     if r.error.is_none() {
@@ -271,8 +273,10 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                     }
                 });
                 row.col(|ui| {
-                    if let Some(e) = &r.error {
-                        ui.colored_label(ui.visuals().error_fg_color, e).on_hover_text(e);
+                    if r.error.is_some() {
+                        ui.colored_label(ui.visuals().error_fg_color, tr.error_status);
+                    } else if !r.sources.is_empty() {
+                        ui.label(tr.copied_status);
                     }
                 });
                 if row.response().clicked() {
