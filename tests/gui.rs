@@ -108,6 +108,12 @@ fn import_drop_view_navigate_and_export() {
     assert_eq!(h.query_all_by_label("ads_xiyouji_000.txt").count(), 2);
     let passages = h.state().results[0].outcome.report.sources[0].passages.len();
     assert!(passages > 10);
+    // The ads cut one copy into many passages; the passage list shows it as one region.
+    let regions: std::collections::BTreeSet<usize> =
+        h.state().results[0].outcome.report.sources[0].passages.iter().map(|p| p.region).collect();
+    assert!(regions.len() * 10 < passages, "{} regions for {passages} passages", regions.len());
+    assert_eq!(h.query_all_by_label_contains("Copied region ").count(), regions.len());
+    h.get_by_label("Copied region 1");
     assert_eq!(h.state().viewer.as_ref().unwrap().passage, 0);
     h.get_by_label(&format!("1 / {passages}"));
 
