@@ -46,6 +46,10 @@ pub enum Error {
     #[error("invalid setting: {0}")]
     Parameter(String),
 
+    /// A web page could not be fetched or was refused; the message names the URL.
+    #[error("{url}: {reason}")]
+    Fetch { url: String, reason: String },
+
     #[error("cancelled")]
     Cancelled,
 }

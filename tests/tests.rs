@@ -13,3 +13,4 @@ mod mutations;
 mod precision;
 mod reliability;
 mod report;
+mod web;

@@ -30,7 +30,8 @@ pub enum Command {
     },
     /// Check suspect files or folders against the corpus.
     Check {
-        #[arg(required = true, value_name = "PATH")]
+        /// Files, folders, or web pages (http:// or https:// URLs).
+        #[arg(required = true, value_name = "PATH|URL")]
         paths: Vec<PathBuf>,
         /// Print the JSON contract (see README) instead of tables.
         #[arg(long)]
@@ -47,6 +48,8 @@ pub enum Command {
         pan: Option<PathBuf>,
         #[command(flatten)]
         check: CheckArgs,
+        #[command(flatten)]
+        web: WebArgs,
     },
     /// List the documents in the corpus.
     List {
@@ -127,6 +130,31 @@ pub struct FingerprintArgs {
     /// How features vote: by their rarity (default) or uniformly (stores made before 0.2).
     #[arg(long, value_parser = ["rarity", "uniform"])]
     pub weighting: Option<String>,
+}
+
+/// How web pages are fetched (for URL suspects).
+#[derive(clap::Args, Debug, Clone)]
+pub struct WebArgs {
+    /// Treat each URL as a table of contents: check the same-site chapters it links to.
+    #[arg(long)]
+    pub follow: bool,
+    /// Fetch at most this many pages in all.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub max_pages: usize,
+    /// Wait at least this long between two requests to one site (or its robots.txt
+    /// Crawl-delay, if longer).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub delay: f64,
+    /// Give up on a page after this long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Refuse pages larger than this (after decompression).
+    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    pub max_page_mib: u64,
+    /// A proxy (http://host:port, socks5://host:port), or "none"; by default the
+    /// environment's HTTPS_PROXY/HTTP_PROXY/ALL_PROXY.
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
 }
 
 #[derive(clap::Args, Debug, Clone)]

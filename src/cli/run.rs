@@ -1,7 +1,7 @@
 //! Arguments → engine calls → output and exit code. The one place where CLI flags
 //! become engine options.
 
-use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FingerprintArgs};
+use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FingerprintArgs, WebArgs};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
@@ -34,8 +34,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet, batch }) => import(&db, &paths, quiet, batch as usize),
         Some(Command::Doctor) => doctor(&db),
-        Some(Command::Check { paths, json, report, csv, pan, check }) => {
-            check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check)
+        Some(Command::Check { paths, json, report, csv, pan, check, web }) => {
+            check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check, &web)
         }
         Some(Command::List { json }) => list(&db, json),
         Some(Command::Remove { targets }) => remove(&db, &targets),
@@ -171,13 +171,47 @@ struct Outputs {
     pan: Option<PathBuf>,
 }
 
-fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, outputs: &Outputs, args: &CheckArgs) -> Result<ExitCode> {
+/// The engine's web options from the command line.
+fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions> {
+    use zhiwen::engine::fetch::{FetchOptions, ProxySetting};
+    let seconds = |s: f64, what: &str| -> Result<std::time::Duration> {
+        std::time::Duration::try_from_secs_f64(s)
+            .map_err(|_| anyhow::anyhow!("--{what} must be a number of seconds, not {s}"))
+    };
+    Ok(zhiwen::engine::corpus::WebCheckOptions {
+        follow: args.follow,
+        max_pages: args.max_pages,
+        fetch: FetchOptions {
+            delay: seconds(args.delay, "delay")?,
+            timeout: seconds(args.timeout, "timeout")?,
+            max_bytes: args.max_page_mib << 20,
+            proxy: match args.proxy.as_deref() {
+                None => ProxySetting::Environment,
+                Some("none") => ProxySetting::Direct,
+                Some(url) => ProxySetting::Url(url.to_string()),
+            },
+            ..FetchOptions::default()
+        },
+    })
+}
+
+fn check_cmd(
+    db: &Path,
+    paths: &[PathBuf],
+    json: bool,
+    outputs: &Outputs,
+    args: &CheckArgs,
+    web: &WebArgs,
+) -> Result<ExitCode> {
     let mut corpus = open(db)?;
     let opts = check_options(args);
     corpus.ensure_distance(opts.max_distance)?;
+    let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| p.to_str().is_some_and(zhiwen::engine::fetch::is_url));
+    let paths: Vec<PathBuf> = paths.into_iter().cloned().collect();
     let mut walk = ImportReport::default();
-    let files = collect_files(paths, &mut walk);
-    if files.is_empty() && walk.failed.is_empty() {
+    let files = collect_files(&paths, &mut walk);
+    if files.is_empty() && walk.failed.is_empty() && urls.is_empty() {
         bail!(
             "no files to check under {}",
             paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
@@ -197,6 +231,19 @@ fn check_cmd(db: &Path, paths: &[PathBuf], json: bool, outputs: &Outputs, args: 
             println!("{}", render::check_table(&c.report));
         }
         checked.push(c);
+    }
+    if !urls.is_empty() {
+        let urls: Vec<String> = urls.iter().map(|u| u.to_string_lossy().into_owned()).collect();
+        let cancel = zhiwen::Cancel::new();
+        let progress = |url: &str| eprintln!("fetching {url}");
+        for w in corpus.check_urls(&urls, &web_options(web)?, &opts, &progress, &cancel)? {
+            if let Some(e) = &w.report.error {
+                eprintln!("{e}");
+            } else if !json {
+                println!("{}", render::check_table(&w.report));
+            }
+            checked.push(zhiwen::engine::corpus::Checked { report: w.report, text: w.suspect.map(|s| s.text) });
+        }
     }
     let stats = corpus.store().stats()?;
     let size = zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows };

@@ -4,8 +4,10 @@
 //!
 //! Both frontends use only this type (and the plain data it returns).
 
-use crate::engine::check::{self, CheckOptions, SourceDoc, Sources, SuspectReport};
+use crate::engine::check::{self, CheckOptions, SourceDoc, Sources, SuspectReport, WebOrigin};
 use crate::engine::decode;
+use crate::engine::fetch::crawl::{self, WebSuspect};
+use crate::engine::fetch::{FetchOptions, Fetcher};
 use crate::engine::import::{self, ImportOptions, ImportReport};
 use crate::engine::index::Index;
 use crate::engine::params::{FingerprintParams, MAX_DISTANCE_LIMIT};
@@ -178,6 +180,107 @@ impl Corpus {
 pub struct Checked {
     pub report: SuspectReport,
     pub text: Option<String>,
+}
+
+/// A checked web suspect: its report (with its origin) and the pages it was read from.
+pub struct WebChecked {
+    pub report: SuspectReport,
+    /// `None` when nothing could be fetched (the report says why).
+    pub suspect: Option<WebSuspect>,
+}
+
+/// How web suspects are gathered.
+#[derive(Clone, Debug)]
+pub struct WebCheckOptions {
+    /// Treat each URL as a table of contents and check the chapters it links to.
+    pub follow: bool,
+    /// Pages fetched at most, over all URLs (robots.txt not counted).
+    pub max_pages: usize,
+    pub fetch: FetchOptions,
+}
+
+impl Default for WebCheckOptions {
+    fn default() -> Self {
+        WebCheckOptions { follow: false, max_pages: 500, fetch: FetchOptions::default() }
+    }
+}
+
+impl Corpus {
+    /// Fetches and checks web pages: each URL as one suspect (a chapter split over pages
+    /// read whole), or with `follow` the chapters each URL lists. A URL that cannot be
+    /// fetched gives a report with `error` naming it and the reason; the rest go on.
+    /// `progress` hears of each URL as it is fetched.
+    pub fn check_urls(
+        &self,
+        urls: &[String],
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<Vec<WebChecked>> {
+        let mut fetcher = Fetcher::new(web.fetch.clone())?;
+        let mut out = Vec::new();
+        let mut pages = 0usize;
+        let failed = |url: &str, e: Error| WebChecked {
+            report: SuspectReport::failed(url.to_string(), e.to_string()),
+            suspect: None,
+        };
+        for url in urls {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
+                progress(url);
+                match fetcher.fetch(url).and_then(|toc| crawl::table_of_contents(&toc)) {
+                    Ok(links) => {
+                        pages += 1;
+                        (links.iter().map(|u| u.to_string()).collect(), links.into_iter().collect())
+                    }
+                    Err(e) => {
+                        out.push(failed(url, e));
+                        continue;
+                    }
+                }
+            } else {
+                (vec![url.clone()], HashSet::new())
+            };
+            for chapter in chapters {
+                if cancel.is_cancelled() || pages >= web.max_pages {
+                    break;
+                }
+                progress(&chapter);
+                match crawl::chapter(&mut fetcher, &chapter, &listed, cancel) {
+                    Ok(suspect) => {
+                        pages += suspect.pages.len();
+                        let mut report = self.check_text(&chapter, &suspect.text, opts)?;
+                        report.web = Some(web_origin(&suspect));
+                        out.push(WebChecked { report, suspect: Some(suspect) });
+                    }
+                    Err(e) => out.push(failed(&chapter, e)),
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The origin a web suspect's report carries.
+pub fn web_origin(suspect: &WebSuspect) -> WebOrigin {
+    use sha2::Digest;
+    let mut hash = sha2::Sha256::new();
+    suspect.pages.iter().for_each(|p| hash.update(&p.bytes));
+    WebOrigin {
+        url: suspect.url.clone(),
+        final_url: suspect.final_url().to_string(),
+        fetched_at: crate::engine::time::rfc3339(suspect.pages.first().map_or(0, |p| p.fetched_at)),
+        sha256: hex(&hash.finalize()),
+        finding_id: None,
+    }
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Checking from a background thread (see [`Corpus::checker`]).

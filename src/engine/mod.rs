@@ -4,6 +4,7 @@
 pub mod check;
 pub mod corpus;
 pub mod decode;
+pub mod fetch;
 pub mod import;
 pub mod index;
 pub mod normalize;
@@ -12,4 +13,5 @@ pub mod progress;
 pub mod rarity;
 pub mod simhash;
 pub mod store;
+pub mod time;
 pub mod window;

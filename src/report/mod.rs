@@ -66,25 +66,11 @@ fn file_name(path: &str) -> String {
 
 /// Unix seconds as "2026-11-21 21:30" (UTC).
 pub fn format_utc(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+    let (y, m, d, h, mi, _) = crate::engine::time::civil(secs);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{mi:02}")
 }
 
-/// Now, in unix seconds.
-pub fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
+pub use crate::engine::time::now;
 
 /// The file name of the `i`th suspect's report in a folder of reports: `001-name.html`
 /// (the suspect's file stem, with anything but letters, digits, `-` and `_` made `_`).

@@ -94,11 +94,29 @@ pub struct SuspectReport {
     pub similarity: f64,
     pub error: Option<String>,
     pub sources: Vec<SourceMatch>,
+    /// Where a web suspect came from; `None` for files (and then not in the JSON).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub web: Option<WebOrigin>,
+}
+
+/// A web suspect's origin, as the JSON contract gives it beside the suspect's fields.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WebOrigin {
+    /// The URL asked for.
+    pub url: String,
+    /// The URL that answered, after redirects.
+    pub final_url: String,
+    /// When the (first) page arrived, UTC, RFC 3339.
+    pub fetched_at: String,
+    /// SHA-256 (hex) of the bytes received: of the page, or of its pages one after another.
+    pub sha256: String,
+    /// The finding this check is recorded as, once it is.
+    pub finding_id: Option<i64>,
 }
 
 impl SuspectReport {
     pub fn failed(path: String, error: String) -> SuspectReport {
-        SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new() }
+        SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new(), web: None }
     }
 
     /// A suspect that could not even be listed (walking its folder failed).
@@ -160,6 +178,7 @@ pub fn check_text(
         similarity: q_cover.share(),
         error: None,
         sources: sources_out,
+        web: None,
     })
 }
 

@@ -108,7 +108,25 @@ fn max_depth(page: &str) -> usize {
 /// Decodes an HTML page's bytes (charset from the BOM, `<meta charset>`, or detection)
 /// and extracts its text. Returns the text and the encoding's name.
 pub fn decode_html(bytes: &[u8]) -> Result<(String, &'static str), String> {
-    let (page, encoding) = match Encoding::for_bom(bytes).map(|(e, _)| e).or_else(|| meta_charset(bytes)) {
+    decode_html_with_charset(bytes, None)
+}
+
+/// [`decode_html`] for a page fetched over HTTP: the charset of its `Content-Type` header
+/// comes after a BOM and before `<meta>` (the order of the HTML standard).
+pub fn decode_html_with_charset(bytes: &[u8], header_charset: Option<&str>) -> Result<(String, &'static str), String> {
+    let (page, encoding) = decode_markup(bytes, header_charset)?;
+    if max_depth(&page) > MAX_DEPTH {
+        return Err(format!("HTML nested more than {MAX_DEPTH} levels deep: refused as hostile markup"));
+    }
+    Ok((html_to_text(&page), encoding))
+}
+
+/// The markup of an HTML page as text: charset from the BOM, the HTTP header, `<meta>`, or
+/// detection.
+pub fn decode_markup(bytes: &[u8], header_charset: Option<&str>) -> Result<(String, &'static str), String> {
+    let from_header = header_charset.and_then(|c| Encoding::for_label(c.trim().as_bytes()));
+    let declared = Encoding::for_bom(bytes).map(|(e, _)| e).or(from_header).or_else(|| meta_charset(bytes));
+    Ok(match declared {
         Some(enc) => {
             let (text, _, _) = enc.decode(bytes);
             (text.into_owned(), enc.name())
@@ -117,11 +135,7 @@ pub fn decode_html(bytes: &[u8]) -> Result<(String, &'static str), String> {
             let d = decode_text_bytes(bytes)?;
             (d.text, d.encoding)
         }
-    };
-    if max_depth(&page) > MAX_DEPTH {
-        return Err(format!("HTML nested more than {MAX_DEPTH} levels deep: refused as hostile markup"));
-    }
-    Ok((html_to_text(&page), encoding))
+    })
 }
 
 /// `charset=` in the first 2 KB (a `<meta charset>` or `http-equiv` content type).

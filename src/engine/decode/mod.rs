@@ -162,6 +162,49 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
     Ok(decoded)
 }
 
+/// Decodes a fetched web page: HTML (charset from a BOM, the `Content-Type` header,
+/// `<meta>` or detection) or plain text; anything else is refused. `url` names the page in
+/// messages.
+pub fn decode_web_page(url: &str, bytes: &[u8], content_type: Option<&str>) -> Result<Decoded> {
+    let fail = |reason: String| Error::Fetch { url: url.to_string(), reason };
+    if bytes.is_empty() {
+        return Err(fail("the page is empty".into()));
+    }
+    let mime = content_type.and_then(|c| c.split(';').next()).unwrap_or("").trim().to_ascii_lowercase();
+    let charset = header_charset(content_type);
+    let sniffed_html = matches!(format_of(Path::new("page"), bytes), Ok(Format::Html));
+    let decoded = match mime.as_str() {
+        "text/html" | "application/xhtml+xml" => {
+            let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
+            Decoded { text, encoding, warnings: Vec::new() }
+        }
+        "" if sniffed_html => {
+            let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
+            Decoded { text, encoding, warnings: Vec::new() }
+        }
+        "text/plain" | "" => decode_text_bytes(bytes).map_err(fail)?,
+        other => return Err(fail(format!("not a web page (content type {other})"))),
+    };
+    if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
+        return Err(fail("the page has no text (no letters, digits or Han characters)".into()));
+    }
+    Ok(decoded)
+}
+
+/// The `charset` parameter of a `Content-Type` header.
+fn header_charset(content_type: Option<&str>) -> Option<&str> {
+    content_type?
+        .split(';')
+        .find_map(|p| p.trim().split_once('=').filter(|(k, _)| k.trim().eq_ignore_ascii_case("charset")))
+        .map(|(_, v)| v.trim().trim_matches(['"', '\'']))
+}
+
+/// A fetched HTML page's markup as text, for finding its links (undecodable bytes replaced).
+pub fn web_page_markup(bytes: &[u8], content_type: Option<&str>) -> String {
+    html::decode_markup(bytes, header_charset(content_type))
+        .map_or_else(|_| String::from_utf8_lossy(bytes).into_owned(), |(page, _)| page)
+}
+
 /// Reads a whole file, refusing anything over [`MAX_FILE_BYTES`] before reading it.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;

@@ -1,0 +1,277 @@
+//! Fetch: web pages as suspects, politely.
+//!
+//! A [`Fetcher`] is a small, well-behaved crawler over ureq (blocking, rustls, gzip and
+//! brotli): it reads each site's robots.txt once (texting_robots, Google's rules) and never
+//! requests what it forbids; it waits at least [`FetchOptions::delay`] (or the site's
+//! `Crawl-delay`, if longer) between two requests to one host; it names itself in its
+//! User-Agent; it follows at most [`MAX_REDIRECTS`] redirects itself, so each hop is checked
+//! against robots.txt and the delay too; it gives up on a page after the timeout and refuses
+//! bodies over the size cap (counted after decompression, so a gzip bomb stops at the cap).
+//! It does not log in, keep cookies, run scripts or solve captchas.
+//!
+//! [`crawl`] turns pages into suspects: a chapter split over pages is fetched page by
+//! page, and a table of contents leads to its chapters.
+
+pub mod crawl;
+
+use crate::{Error, Result};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use url::Url;
+
+/// The name robots.txt groups are matched against (`User-agent: Zhiwen`).
+pub const ROBOTS_NAME: &str = "Zhiwen";
+
+/// Redirects followed for one page at most.
+pub const MAX_REDIRECTS: usize = 10;
+
+/// Where requests go through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ProxySetting {
+    /// `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` (and `NO_PROXY`) from the environment.
+    #[default]
+    Environment,
+    /// Straight to the sites.
+    Direct,
+    /// This proxy (`http://host:port`, `socks5://host:port`).
+    Url(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct FetchOptions {
+    /// Least time between two requests to one host.
+    pub delay: Duration,
+    /// Longest time for one request, from connecting to the last byte.
+    pub timeout: Duration,
+    /// Largest body accepted, after decompression.
+    pub max_bytes: u64,
+    pub proxy: ProxySetting,
+    pub user_agent: String,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            delay: Duration::from_secs(1),
+            timeout: Duration::from_secs(30),
+            max_bytes: 16 << 20,
+            proxy: ProxySetting::Environment,
+            user_agent: user_agent(),
+        }
+    }
+}
+
+/// `Zhiwen/0.1.0 (piracy and plagiarism checker; obeys robots.txt)`: the name and version
+/// site owners see in their logs.
+pub fn user_agent() -> String {
+    format!("Zhiwen/{} (piracy and plagiarism checker; obeys robots.txt)", env!("CARGO_PKG_VERSION"))
+}
+
+/// One page as it was received.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    /// The URL asked for.
+    pub url: String,
+    /// The URL that answered, after redirects.
+    pub final_url: String,
+    pub status: u16,
+    /// Response headers in the order received (names lower-case).
+    pub headers: Vec<(String, String)>,
+    /// The body as received (after content decoding: gzip and brotli undone).
+    pub bytes: Vec<u8>,
+    /// Unix seconds (UTC) when the response arrived.
+    pub fetched_at: i64,
+}
+
+impl Page {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// An HTTP answer: status, headers (names lower-case), body.
+type Answer = (u16, Vec<(String, String)>, Vec<u8>);
+
+/// robots.txt of one origin: its rules, or none (no file: everything allowed).
+struct Robots {
+    rules: Option<texting_robots::Robot>,
+}
+
+pub struct Fetcher {
+    agent: ureq::Agent,
+    opts: FetchOptions,
+    robots: HashMap<String, Robots>,
+    last_request: HashMap<String, Instant>,
+    /// Requests sent, robots.txt included (for tests and progress).
+    pub requests: usize,
+}
+
+impl Fetcher {
+    pub fn new(opts: FetchOptions) -> Result<Fetcher> {
+        let proxy = match &opts.proxy {
+            ProxySetting::Environment => ureq::Proxy::try_from_env(),
+            ProxySetting::Direct => None,
+            ProxySetting::Url(u) => Some(ureq::Proxy::new(u).map_err(|e| Error::Parameter(format!("proxy {u}: {e}")))?),
+        };
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(opts.timeout))
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .user_agent(opts.user_agent.as_str())
+            .proxy(proxy)
+            .build()
+            .into();
+        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), requests: 0 })
+    }
+
+    /// Fetches `url`, following redirects; a page robots.txt forbids is never requested.
+    /// Errors name the URL and say why: not allowed, host not found, refused, timed out,
+    /// an HTTP error status, too large.
+    pub fn fetch(&mut self, url: &str) -> Result<Page> {
+        let fail = |reason: String| Error::Fetch { url: url.to_string(), reason };
+        let mut current = parse_url(url)?;
+        for _ in 0..=MAX_REDIRECTS {
+            if !self.allowed(&current)? {
+                return Err(fail(if current.as_str() == url {
+                    "forbidden by the site's robots.txt (not requested)".into()
+                } else {
+                    format!("redirected to {current}, which the site's robots.txt forbids (not requested)")
+                }));
+            }
+            let (status, headers, bytes) = self.get(&current).map_err(fail)?;
+            if (300..400).contains(&status)
+                && let Some(location) = headers.iter().find(|(n, _)| n == "location").map(|(_, v)| v.clone())
+            {
+                current = current.join(&location).map_err(|e| fail(format!("bad redirect to {location}: {e}")))?;
+                continue;
+            }
+            if !(200..300).contains(&status) {
+                return Err(fail(format!("HTTP {status}{}", status_text(status))));
+            }
+            return Ok(Page {
+                url: url.to_string(),
+                final_url: current.to_string(),
+                status,
+                headers,
+                bytes,
+                fetched_at: crate::engine::time::now(),
+            });
+        }
+        Err(fail(format!("more than {MAX_REDIRECTS} redirects")))
+    }
+
+    /// Whether robots.txt of `url`'s origin allows fetching it; reads robots.txt once.
+    fn allowed(&mut self, url: &Url) -> Result<bool> {
+        let origin = url.origin().ascii_serialization();
+        if !self.robots.contains_key(&origin) {
+            let robots_url = url.join("/robots.txt").expect("a path joins any http URL");
+            // Google's rules: a missing robots.txt (4xx) allows everything; a server error
+            // or no answer means the site cannot say, so nothing is fetched.
+            let rules = match self.get(&robots_url) {
+                Ok((status, _, bytes)) if (200..300).contains(&status) => {
+                    Some(texting_robots::Robot::new(ROBOTS_NAME, &bytes).map_err(|e| Error::Fetch {
+                        url: robots_url.to_string(),
+                        reason: format!("unreadable robots.txt: {e}"),
+                    })?)
+                }
+                Ok((status, _, _)) if (400..500).contains(&status) => None,
+                Ok((status, _, _)) => {
+                    return Err(Error::Fetch {
+                        url: url.to_string(),
+                        reason: format!("the site's robots.txt answered HTTP {status}: not crawled"),
+                    });
+                }
+                Err(reason) => return Err(Error::Fetch { url: url.to_string(), reason }),
+            };
+            self.robots.insert(origin.clone(), Robots { rules });
+        }
+        Ok(self.robots[&origin].rules.as_ref().is_none_or(|r| r.allowed(url.as_str())))
+    }
+
+    /// One GET, after waiting for the host's turn: status, headers, body (size-capped).
+    fn get(&mut self, url: &Url) -> std::result::Result<Answer, String> {
+        self.wait_turn(url);
+        self.requests += 1;
+        let mut response = self.agent.get(url.as_str()).call().map_err(|e| self.reason(e))?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .collect();
+        let bytes =
+            response.body_mut().with_config().limit(self.opts.max_bytes).read_to_vec().map_err(|e| self.reason(e))?;
+        let host = url.host_str().unwrap_or("").to_string();
+        self.last_request.insert(host, Instant::now());
+        Ok((status, headers, bytes))
+    }
+
+    /// Sleeps until `url`'s host may be asked again.
+    fn wait_turn(&mut self, url: &Url) {
+        let host = url.host_str().unwrap_or("");
+        let origin = url.origin().ascii_serialization();
+        let crawl_delay = self
+            .robots
+            .get(&origin)
+            .and_then(|r| r.rules.as_ref())
+            .and_then(|r| r.delay)
+            .map_or(Duration::ZERO, |d| Duration::from_secs_f32(d.clamp(0.0, 60.0)));
+        let delay = self.opts.delay.max(crawl_delay);
+        if let Some(last) = self.last_request.get(host) {
+            let since = last.elapsed();
+            if since < delay {
+                std::thread::sleep(delay - since);
+            }
+        }
+    }
+
+    fn reason(&self, e: ureq::Error) -> String {
+        match e {
+            ureq::Error::HostNotFound => "host not found (DNS)".into(),
+            ureq::Error::ConnectionFailed => "connection refused or failed".into(),
+            ureq::Error::Timeout(_) => {
+                format!("no complete answer within {} s (timed out)", self.opts.timeout.as_secs_f32())
+            }
+            ureq::Error::BodyExceedsLimit(_) => {
+                format!("larger than the size cap ({} MiB)", self.opts.max_bytes >> 20)
+            }
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                format!("no complete answer within {} s (timed out)", self.opts.timeout.as_secs_f32())
+            }
+            ureq::Error::Io(e) => format!("connection error: {e}"),
+            other => other.to_string(),
+        }
+    }
+}
+
+fn parse_url(url: &str) -> Result<Url> {
+    let parsed =
+        Url::parse(url).map_err(|e| Error::Fetch { url: url.to_string(), reason: format!("not a URL: {e}") })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(Error::Fetch { url: url.to_string(), reason: "only http and https URLs can be fetched".into() });
+    }
+    Ok(parsed)
+}
+
+/// Whether a command-line argument is a web address (`scheme://…`) rather than a file;
+/// schemes other than http and https are refused when fetched, with a message.
+pub fn is_url(arg: &str) -> bool {
+    arg.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
+fn status_text(status: u16) -> &'static str {
+    match status {
+        401 => " Unauthorized (the page needs a login)",
+        403 => " Forbidden",
+        404 => " Not Found",
+        410 => " Gone",
+        429 => " Too Many Requests",
+        500 => " Internal Server Error",
+        502 => " Bad Gateway",
+        503 => " Service Unavailable",
+        _ => "",
+    }
+}

@@ -1,0 +1,251 @@
+//! Web suspects against a fake pirate site this test serves on 127.0.0.1: GBK pages with
+//! navigation and ads, a chapter list, a chapter split over two pages, a robots.txt that
+//! forbids a folder, a dead link, a redirect, and hostile pages (slow, endless, a gzip
+//! bomb). Nothing here touches the internet.
+
+use crate::util::*;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A fake site: serves until dropped; records every request (path, when).
+pub struct FakeSite {
+    pub base: String,
+    pub requests: Arc<Mutex<Vec<(String, Instant)>>>,
+    server: Arc<tiny_http::Server>,
+}
+
+impl Drop for FakeSite {
+    fn drop(&mut self) {
+        self.server.unblock();
+    }
+}
+
+impl FakeSite {
+    pub fn paths(&self) -> Vec<String> {
+        self.requests.lock().unwrap().iter().map(|(p, _)| p.clone()).collect()
+    }
+}
+
+/// A chapter as a pirate site serves it: navigation, the text with an ad after every
+/// paragraph, a footer; `next` adds a 下一页 link.
+fn pirate_page(title: &str, text: &str, next: Option<&str>) -> String {
+    let mut page = format!(
+        "<!DOCTYPE html><html><head><title>{title}_笔趣阁</title><script>var ad=1;</script></head><body>\
+         <div class=\"nav\"><a href=\"/\">首页</a> <a href=\"/top.html\">排行榜</a></div><div id=\"content\">"
+    );
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        page += &format!("<p>{line}</p><div class=\"ads\">天才一秒记住本站地址：笔趣阁</div>\n");
+    }
+    if let Some(next) = next {
+        page += &format!("<a href=\"{next}\">下一页</a>");
+    }
+    page + "</div><div class=\"footer\">本站所有小说均来自网络</div></body></html>"
+}
+
+fn gbk(s: &str) -> Vec<u8> {
+    encoding_rs::GBK.encode(s).0.into_owned()
+}
+
+pub fn serve() -> FakeSite {
+    let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
+    let port = server.server_addr().to_ip().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let requests: Arc<Mutex<Vec<(String, Instant)>>> = Arc::default();
+    let chapter = |name: &str| read_text(&corpus_dir().join(name));
+    let xiyouji = chapter("xiyouji_000.txt");
+    let half = xiyouji.char_indices().nth(xiyouji.chars().count() / 2).map(|(i, _)| i).unwrap();
+    let cut = half + xiyouji[half..].find('\n').unwrap_or(0);
+    let pages: Vec<(String, Vec<u8>, &str)> = vec![
+        ("/robots.txt".into(), b"User-agent: *\nDisallow: /book/1/vip/\n".to_vec(), "text/plain"),
+        (
+            "/book/1/".into(),
+            gbk("<html><head><meta charset=\"gbk\"><title>西游记最新章节</title></head><body>\
+                 <div class=\"nav\"><a href=\"/\">首页</a><a href=\"/top.html\">排行榜</a></div><ul>\
+                 <li><a href=\"1.html\">第一回</a></li><li><a href=\"2.html\">第二回</a></li>\
+                 <li><a href=\"3.html\">第三回</a></li><li><a href=\"4.html\">第四回</a></li>\
+                 <li><a href=\"vip/5.html\">第五回（VIP）</a></li></ul></body></html>"),
+            "text/html",
+        ),
+        (
+            "/book/1/1.html".into(),
+            gbk(&pirate_page("第一回", &xiyouji[..cut], Some("1_2.html"))),
+            "text/html; charset=gbk",
+        ),
+        ("/book/1/1_2.html".into(), gbk(&pirate_page("第一回", &xiyouji[cut..], None)), "text/html; charset=GBK"),
+        (
+            "/book/1/2.html".into(),
+            pirate_page("第二回", &chapter("sanguoyanyi_001.txt"), None).into_bytes(),
+            "text/html; charset=utf-8",
+        ),
+        ("/book/1/4b.html".into(), gbk(&pirate_page("第四回", &chapter("sanguoyanyi_002.txt"), None)), "text/html"),
+        (
+            "/book/1/vip/5.html".into(),
+            pirate_page("第五回", &chapter("hongloumeng_000.txt"), None).into_bytes(),
+            "text/html",
+        ),
+        ("/top.html".into(), b"<html><body>ranking</body></html>".to_vec(), "text/html"),
+        ("/".into(), b"<html><body>home</body></html>".to_vec(), "text/html"),
+        ("/file.zip".into(), vec![0x50, 0x4b, 3, 4, 0, 0, 0, 0], "application/zip"),
+    ];
+    let (srv, log) = (server.clone(), requests.clone());
+    std::thread::spawn(move || {
+        for request in srv.incoming_requests() {
+            let path = request.url().to_string();
+            log.lock().unwrap().push((path.clone(), Instant::now()));
+            let page = pages.iter().find(|(p, _, _)| *p == path).cloned();
+            std::thread::spawn(move || respond(request, &path, page));
+        }
+    });
+    FakeSite { base, requests, server }
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap()
+}
+
+fn respond(request: tiny_http::Request, path: &str, page: Option<(String, Vec<u8>, &str)>) {
+    let _ = match (path, page) {
+        (_, Some((_, bytes, kind))) => {
+            request.respond(tiny_http::Response::from_data(bytes).with_header(header("Content-Type", kind)))
+        }
+        ("/book/1/4.html", _) => {
+            request.respond(tiny_http::Response::empty(302).with_header(header("Location", "/book/1/4b.html")))
+        }
+        ("/loop.html", _) => {
+            request.respond(tiny_http::Response::empty(301).with_header(header("Location", "/loop.html")))
+        }
+        ("/slow.html", _) => {
+            std::thread::sleep(Duration::from_secs(4));
+            request.respond(tiny_http::Response::from_string("late").with_header(header("Content-Type", "text/html")))
+        }
+        ("/endless.html", _) => {
+            // Text without end, sent without a length (chunked).
+            let body = std::io::repeat(b'a').take(1 << 40);
+            request.respond(tiny_http::Response::new(
+                200.into(),
+                vec![header("Content-Type", "text/html")],
+                body,
+                None,
+                None,
+            ))
+        }
+        ("/bomb.html", _) => {
+            // 64 MiB of zeros in 64 KiB of gzip.
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            let zeros = vec![b' '; 1 << 20];
+            for _ in 0..64 {
+                std::io::Write::write_all(&mut gz, &zeros).unwrap();
+            }
+            let bytes = gz.finish().unwrap();
+            request.respond(
+                tiny_http::Response::from_data(bytes)
+                    .with_header(header("Content-Type", "text/html"))
+                    .with_header(header("Content-Encoding", "gzip")),
+            )
+        }
+        _ => request.respond(tiny_http::Response::from_string("not here").with_status_code(404)),
+    };
+}
+
+/// `check --json` with fast web settings; returns the JSON, the exit code and stderr.
+fn check_web(dir: &std::path::Path, args: &[&str]) -> (serde_json::Value, i32, String) {
+    let out = zhiwen(dir)
+        .args(["check", "--json", "--proxy", "none", "--delay", "0.2", "--timeout", "2", "--max-page-mib", "1"])
+        .args(args)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    (json, out.status.code().unwrap(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn suspect_for<'a>(json: &'a serde_json::Value, url: &str) -> &'a serde_json::Value {
+    json["suspects"].as_array().unwrap().iter().find(|s| s["url"] == url || s["path"] == url).unwrap_or_else(|| {
+        panic!("no suspect for {url} in {json}");
+    })
+}
+
+#[test]
+fn a_pirate_sites_chapter_list_is_followed_politely_and_every_chapter_finds_its_source() {
+    let dir = imported();
+    let site = serve();
+    let toc = format!("{}/book/1/", site.base);
+    let (json, code, stderr) = check_web(dir.path(), &["--follow", &toc]);
+    assert_eq!(code, 1, "one chapter is a dead link: {stderr}");
+
+    // The chapter split over two pages is one suspect, read whole, from GBK.
+    let first = suspect_for(&json, &format!("{}/book/1/1.html", site.base));
+    assert!(first["sources"][0]["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{first}");
+    assert!(first["sources"][0]["source_coverage"].as_f64().unwrap() > 0.95, "{first}");
+    assert_eq!(first["sha256"].as_str().unwrap().len(), 64);
+    assert!(first["fetched_at"].as_str().unwrap().ends_with('Z'));
+    let second = suspect_for(&json, &format!("{}/book/1/2.html", site.base));
+    assert!(second["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"));
+    // The redirect is followed and recorded.
+    let fourth = suspect_for(&json, &format!("{}/book/1/4.html", site.base));
+    assert_eq!(fourth["final_url"], format!("{}/book/1/4b.html", site.base));
+    assert!(fourth["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_002.txt"));
+    // The dead link: one message naming it and the reason.
+    let dead = suspect_for(&json, &format!("{}/book/1/3.html", site.base));
+    assert!(dead["error"].as_str().unwrap().contains("3.html: HTTP 404"), "{dead}");
+    assert_eq!(stderr.matches("3.html: HTTP 404").count(), 1, "{stderr}");
+    // The folder robots.txt forbids is never requested, and reported as forbidden.
+    let vip = suspect_for(&json, &format!("{}/book/1/vip/5.html", site.base));
+    assert!(vip["error"].as_str().unwrap().contains("robots.txt"), "{vip}");
+    let paths = site.paths();
+    assert!(!paths.iter().any(|p| p.contains("/vip/")), "{paths:?}");
+    // Navigation outside the book is not followed; robots.txt is read once.
+    assert!(!paths.iter().any(|p| p == "/top.html" || p == "/"), "{paths:?}");
+    assert_eq!(paths.iter().filter(|p| *p == "/robots.txt").count(), 1);
+    assert!(paths.len() <= 9, "{paths:?}");
+    // At least the delay between two requests to the site.
+    let times: Vec<Instant> = site.requests.lock().unwrap().iter().map(|(_, t)| *t).collect();
+    for w in times.windows(2) {
+        assert!(w[1] - w[0] >= Duration::from_millis(190), "requests {:?} apart: {paths:?}", w[1] - w[0]);
+    }
+}
+
+#[test]
+fn hostile_and_broken_urls_each_get_one_message_and_the_rest_go_on() {
+    let dir = imported();
+    let site = serve();
+    // A port nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = |p: &str| format!("{}{p}", site.base);
+    let dead = format!("http://127.0.0.1:{closed}/x.html");
+    let urls = [
+        url("/slow.html"),
+        url("/endless.html"),
+        url("/bomb.html"),
+        url("/loop.html"),
+        url("/file.zip"),
+        url("/book/1/vip/5.html"),
+        dead.clone(),
+        "ftp://127.0.0.1/x".into(),
+        url("/book/1/2.html"),
+    ];
+    let started = Instant::now();
+    let args: Vec<&str> = urls.iter().map(String::as_str).collect();
+    let (json, code, stderr) = check_web(dir.path(), &args);
+    assert_eq!(code, 1);
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    let error = |u: &str| suspect_for(&json, u)["error"].as_str().unwrap_or_default().to_string();
+    assert!(error(&url("/slow.html")).contains("timed out"), "{}", error(&url("/slow.html")));
+    assert!(error(&url("/endless.html")).contains("size cap"), "{}", error(&url("/endless.html")));
+    assert!(error(&url("/bomb.html")).contains("size cap"), "{}", error(&url("/bomb.html")));
+    assert!(error(&url("/loop.html")).contains("more than 10 redirects"), "{}", error(&url("/loop.html")));
+    assert!(error(&url("/file.zip")).contains("not a web page"), "{}", error(&url("/file.zip")));
+    assert!(error(&url("/book/1/vip/5.html")).contains("forbidden by the site's robots.txt"));
+    assert!(error(&dead).contains("connection refused"), "{}", error(&dead));
+    assert!(error("ftp://127.0.0.1/x").contains("only http and https"), "{}", error("ftp://127.0.0.1/x"));
+    // Each bad URL is one line on stderr, naming it.
+    for u in &urls[..8] {
+        assert_eq!(stderr.lines().filter(|l| l.starts_with(&format!("{u}: "))).count(), 1, "{u}: {stderr}");
+    }
+    // And the good one was checked.
+    let good = suspect_for(&json, &url("/book/1/2.html"));
+    assert!(good["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"));
+    assert!(!site.paths().iter().any(|p| p.contains("/vip/")));
+}
