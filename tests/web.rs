@@ -249,3 +249,82 @@ fn hostile_and_broken_urls_each_get_one_message_and_the_rest_go_on() {
     assert!(good["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"));
     assert!(!site.paths().iter().any(|p| p.contains("/vip/")));
 }
+
+fn findings_json(dir: &std::path::Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = zhiwen(dir).arg("findings").arg("--json").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap().as_array().unwrap().clone()
+}
+
+/// Every web check is kept as a finding (once per URL and content), survives the process,
+/// and exports as an evidence package whose manifest's hashes match its files.
+#[test]
+fn web_findings_are_kept_once_and_export_as_verifiable_evidence() {
+    let dir = imported();
+    let site = serve();
+    let page = format!("{}/book/1/2.html", site.base);
+    let split = format!("{}/book/1/1.html", site.base);
+    let (json, code, _) = check_web(dir.path(), &[&page, &split]);
+    assert_eq!(code, 0);
+    let id = json["suspects"][0]["finding_id"].as_i64().unwrap();
+    let list = findings_json(dir.path(), &[]);
+    assert_eq!(list.len(), 2, "{list:?}");
+    // The same pages again: the findings are updated, not duplicated.
+    let (again, _, _) = check_web(dir.path(), &[&page, &split]);
+    assert_eq!(again["suspects"][0]["finding_id"].as_i64(), Some(id));
+    let list = findings_json(dir.path(), &[]);
+    assert_eq!(list.len(), 2);
+    let finding = list.iter().find(|f| f["id"] == id).unwrap();
+    assert_eq!(finding["kind"], "web");
+    assert_eq!(finding["target"], page);
+    assert!(finding["checked_at"].as_i64() >= finding["first_checked_at"].as_i64());
+    // Filters: by source document, by date.
+    let source = finding["sources"][0][0].as_u64().unwrap().to_string();
+    assert_eq!(findings_json(dir.path(), &["--source", &source]).len(), 1);
+    assert_eq!(findings_json(dir.path(), &["--since", "2000-01-01"]).len(), 2);
+    assert_eq!(findings_json(dir.path(), &["--since", "2999-01-01"]).len(), 0);
+
+    // The evidence package of the chapter read from two pages: each page as received.
+    let split_id = list.iter().find(|f| f["target"] == split).unwrap()["id"].as_i64().unwrap().to_string();
+    let requests_before = site.paths().len();
+    let zip_path = dir.path().join("evidence.zip");
+    zhiwen(dir.path()).args(["evidence", &split_id, "--out"]).arg(&zip_path).assert().success();
+    assert_eq!(site.paths().len(), requests_before, "evidence is made without fetching again");
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    for i in 0..zip.len() {
+        let mut f = zip.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).unwrap();
+        files.insert(f.name().unwrap().to_string(), bytes);
+    }
+    let manifest: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+    assert_eq!(manifest["target"], split);
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
+    assert!(manifest["captured_at"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(manifest["pages"].as_array().unwrap().len(), 2);
+    assert_eq!(manifest["settings"]["check"]["max_distance"], 3);
+    // Every file's hash, recomputed, is the manifest's; SHA256SUMS says the same.
+    let listed = manifest["files"].as_array().unwrap();
+    assert_eq!(listed.len() + 2, files.len(), "every file but the manifest and SHA256SUMS is hashed");
+    for entry in listed {
+        let name = entry["name"].as_str().unwrap();
+        let actual = zhiwen::engine::store::findings::sha256(&files[name]);
+        assert_eq!(entry["sha256"].as_str().unwrap(), actual, "{name}");
+        let sums = String::from_utf8(files["SHA256SUMS"].clone()).unwrap();
+        assert!(sums.contains(&format!("{actual}  {name}")), "{sums}");
+    }
+    // The captured bytes are the GBK bytes the site sent, and the report names the source.
+    let first_page = &files["captured/page-1.html"];
+    assert!(encoding_rs::GBK.decode(first_page).0.contains("下一页"));
+    assert!(std::str::from_utf8(first_page).is_err(), "kept as received, not re-encoded");
+    let report = String::from_utf8(files["report.html"].clone()).unwrap();
+    assert!(report.contains("第一回　灵根育孕源流出　心性修持大道生"));
+    let headers: Vec<(String, String)> = serde_json::from_slice(&files["captured/page-1.headers.json"]).unwrap();
+    assert!(headers.iter().any(|(n, v)| n == "content-type" && v.contains("gbk")), "{headers:?}");
+
+    // Removing a finding.
+    zhiwen(dir.path()).args(["findings", "rm", &split_id]).assert().success();
+    assert_eq!(findings_json(dir.path(), &[]).len(), 1);
+    zhiwen(dir.path()).args(["evidence", &split_id, "--out"]).arg(&zip_path).assert().code(2);
+}

@@ -51,6 +51,27 @@ pub enum Command {
         #[command(flatten)]
         web: WebArgs,
     },
+    /// The findings library: every check of a file or web page, kept with what was received.
+    Findings {
+        #[command(subcommand)]
+        action: Option<FindingsAction>,
+        #[arg(long)]
+        json: bool,
+        /// Only findings that copy this corpus document (its id, as `list` shows).
+        #[arg(long, value_name = "ID")]
+        source: Option<u32>,
+        /// Only findings checked on or after this day (YYYY-MM-DD, UTC).
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+    },
+    /// Write a finding's evidence package: the bytes as received, headers, text, the match
+    /// report and a manifest with the SHA-256 of every file.
+    Evidence {
+        #[arg(value_name = "ID")]
+        id: i64,
+        #[arg(long, value_name = "FILE.zip")]
+        out: PathBuf,
+    },
     /// List the documents in the corpus.
     List {
         #[arg(long)]
@@ -130,6 +151,15 @@ pub struct FingerprintArgs {
     /// How features vote: by their rarity (default) or uniformly (stores made before 0.2).
     #[arg(long, value_parser = ["rarity", "uniform"])]
     pub weighting: Option<String>,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum FindingsAction {
+    /// Remove findings by id.
+    Rm {
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<i64>,
+    },
 }
 
 /// How web pages are fetched (for URL suspects).

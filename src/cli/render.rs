@@ -92,3 +92,20 @@ pub fn list_table(docs: &[DocumentInfo]) -> String {
     out += &format!("{} documents\n", docs.len());
     out
 }
+
+/// The findings library as a table, newest check first.
+pub fn findings_table(list: &[zhiwen::engine::store::FindingInfo]) -> String {
+    let mut out = format!("{:>5}  {:<16}  {:>10}  {:<7}  target\n", "id", "checked (UTC)", "similarity", "sources");
+    for f in list {
+        let sources: Vec<String> = f.sources.iter().map(|(id, _)| id.to_string()).collect();
+        out += &format!(
+            "{:>5}  {:<16}  {:>9.1}%  {:<7}  {}\n",
+            f.id,
+            zhiwen::report::format_utc(f.checked_at),
+            f.similarity * 100.0,
+            sources.join(","),
+            f.target
+        );
+    }
+    out + &format!("{} findings\n", list.len())
+}

@@ -1,13 +1,14 @@
 //! Arguments → engine calls → output and exit code. The one place where CLI flags
 //! become engine options.
 
-use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FingerprintArgs, WebArgs};
+use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FindingsAction, FingerprintArgs, WebArgs};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use zhiwen::engine::import::collect_files;
+use zhiwen::engine::store::FindingKind;
 use zhiwen::{Cancel, CheckOptions, Corpus, ImportOptions, ImportReport};
 
 pub fn run(args: Args) -> ExitCode {
@@ -38,6 +39,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
             check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check, &web)
         }
         Some(Command::List { json }) => list(&db, json),
+        Some(Command::Findings { action, json, source, since }) => findings(&db, action, json, source, since),
+        Some(Command::Evidence { id, out }) => evidence(&db, id, &out),
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
@@ -171,6 +174,37 @@ struct Outputs {
     pan: Option<PathBuf>,
 }
 
+/// Records checks in the findings library; on a read-only store says so once and goes on.
+#[derive(Default)]
+struct Library {
+    read_only: bool,
+}
+
+impl Library {
+    fn record(
+        &mut self,
+        corpus: &mut Corpus,
+        kind: FindingKind,
+        pages: &[zhiwen::engine::store::CapturedPage],
+        text: &str,
+        report: &zhiwen::SuspectReport,
+        opts: &CheckOptions,
+    ) -> Result<Option<i64>> {
+        if self.read_only {
+            return Ok(None);
+        }
+        match corpus.record_finding(kind, pages, text, report, opts) {
+            Ok(id) => Ok(Some(id)),
+            Err(e @ zhiwen::Error::ReadOnly { .. }) => {
+                eprintln!("findings not recorded: {e}");
+                self.read_only = true;
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
 /// The engine's web options from the command line.
 fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions> {
     use zhiwen::engine::fetch::{FetchOptions, ProxySetting};
@@ -225,10 +259,22 @@ fn check_cmd(
             text: None,
         })
         .collect();
+    let mut library = Library::default();
     for file in &files {
         let c = corpus.check_file_full(file, &opts)?;
         if !json {
             println!("{}", render::check_table(&c.report));
+        }
+        if let (Some(text), Ok(bytes)) = (&c.text, zhiwen::engine::decode::read_limited(file)) {
+            let page = zhiwen::engine::store::CapturedPage {
+                url: c.report.path.clone(),
+                final_url: c.report.path.clone(),
+                status: None,
+                headers: Vec::new(),
+                fetched_at: zhiwen::engine::time::now(),
+                bytes,
+            };
+            library.record(&mut corpus, FindingKind::File, &[page], text, &c.report, &opts)?;
         }
         checked.push(c);
     }
@@ -236,7 +282,14 @@ fn check_cmd(
         let urls: Vec<String> = urls.iter().map(|u| u.to_string_lossy().into_owned()).collect();
         let cancel = zhiwen::Cancel::new();
         let progress = |url: &str| eprintln!("fetching {url}");
-        for w in corpus.check_urls(&urls, &web_options(web)?, &opts, &progress, &cancel)? {
+        for mut w in corpus.check_urls(&urls, &web_options(web)?, &opts, &progress, &cancel)? {
+            if let Some(suspect) = &w.suspect {
+                let pages = zhiwen::engine::corpus::captured(suspect);
+                let id = library.record(&mut corpus, FindingKind::Web, &pages, &suspect.text, &w.report, &opts)?;
+                if let Some(web) = &mut w.report.web {
+                    web.finding_id = id;
+                }
+            }
             if let Some(e) = &w.report.error {
                 eprintln!("{e}");
             } else if !json {
@@ -305,6 +358,57 @@ fn write_outputs(
     .with_context(|| format!("cannot write the reports to {}", target.display()))?;
     eprintln!("reports written to {}", index.display());
     Ok(())
+}
+
+fn findings(
+    db: &Path,
+    action: Option<FindingsAction>,
+    json: bool,
+    source: Option<u32>,
+    since: Option<String>,
+) -> Result<ExitCode> {
+    let mut corpus = open(db)?;
+    if let Some(FindingsAction::Rm { ids }) = action {
+        let n = corpus.store_mut().remove_findings(&ids)?;
+        eprintln!("removed {n} of {} findings", ids.len());
+        return Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    let since = since
+        .map(|d| zhiwen::engine::time::parse_date(&d).with_context(|| format!("--since {d}: not a date (YYYY-MM-DD)")))
+        .transpose()?;
+    let list = corpus.store().findings(&zhiwen::engine::store::FindingFilter { source, since })?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        print!("{}", render::findings_table(&list));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn evidence(db: &Path, id: i64, out: &Path) -> Result<ExitCode> {
+    let corpus = open(db)?;
+    let finding = corpus.store().finding(id)?.with_context(|| format!("no finding {id} (see zhiwen findings)"))?;
+    let report: zhiwen::SuspectReport =
+        serde_json::from_str(&finding.result).with_context(|| format!("finding {id}: unreadable result"))?;
+    let settings: serde_json::Value = serde_json::from_str(&finding.settings).unwrap_or_default();
+    let check: CheckOptions = serde_json::from_value(settings["check"].clone()).unwrap_or_default();
+    let params = serde_json::from_value(settings["fingerprint"].clone()).unwrap_or_else(|_| corpus.params());
+    let sources: Vec<(u32, String)> =
+        report.sources.iter().filter_map(|s| Some((s.id, corpus.text(s.id).ok()??))).collect();
+    let stats = corpus.store().stats()?;
+    let html = zhiwen::report::html(&zhiwen::report::ReportInput {
+        report: &report,
+        suspect_text: &finding.text,
+        source_texts: &sources,
+        corpus: zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows },
+        params,
+        check,
+        generated_at: zhiwen::report::now(),
+    });
+    let zip = zhiwen::report::evidence::evidence_zip(&finding, &html)?;
+    std::fs::write(out, zip).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!("evidence for finding {id} written to {}", out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {

@@ -12,7 +12,7 @@ use crate::engine::import::{self, ImportOptions, ImportReport};
 use crate::engine::index::Index;
 use crate::engine::params::{FingerprintParams, MAX_DISTANCE_LIMIT};
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
-use crate::engine::store::Store;
+use crate::engine::store::{CapturedPage, FindingKind, NewFinding, Store, findings};
 use crate::{Error, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -54,6 +54,11 @@ impl Corpus {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The store, for writes that leave the index alone (the findings library).
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
     }
 
     pub fn params(&self) -> FingerprintParams {
@@ -264,23 +269,59 @@ impl Corpus {
     }
 }
 
+/// The pages of a web suspect as the findings library keeps them.
+pub fn captured(suspect: &WebSuspect) -> Vec<CapturedPage> {
+    suspect
+        .pages
+        .iter()
+        .map(|p| CapturedPage {
+            url: p.url.clone(),
+            final_url: p.final_url.clone(),
+            status: Some(p.status),
+            headers: p.headers.clone(),
+            fetched_at: p.fetched_at,
+            bytes: p.bytes.clone(),
+        })
+        .collect()
+}
+
 /// The origin a web suspect's report carries.
 pub fn web_origin(suspect: &WebSuspect) -> WebOrigin {
-    use sha2::Digest;
-    let mut hash = sha2::Sha256::new();
-    suspect.pages.iter().for_each(|p| hash.update(&p.bytes));
     WebOrigin {
         url: suspect.url.clone(),
         final_url: suspect.final_url().to_string(),
         fetched_at: crate::engine::time::rfc3339(suspect.pages.first().map_or(0, |p| p.fetched_at)),
-        sha256: hex(&hash.finalize()),
+        sha256: findings::sha256_of(&captured(suspect)),
         finding_id: None,
     }
 }
 
-/// Lower-case hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+impl Corpus {
+    /// Records a checked suspect in the findings library: `pages` as received (a file's
+    /// bytes, or a web suspect's pages), its text and its report. Returns the finding's id.
+    pub fn record_finding(
+        &mut self,
+        kind: FindingKind,
+        pages: &[CapturedPage],
+        text: &str,
+        report: &SuspectReport,
+        opts: &CheckOptions,
+    ) -> Result<i64> {
+        let settings = serde_json::json!({ "fingerprint": self.params(), "check": opts });
+        let target = report.web.as_ref().map_or(report.path.as_str(), |w| w.url.as_str());
+        self.store.record_finding(&NewFinding {
+            kind,
+            target,
+            final_url: report.web.as_ref().map(|w| w.final_url.as_str()),
+            pages,
+            text,
+            result: serde_json::to_string(report).expect("reports serialize"),
+            settings: settings.to_string(),
+            similarity: report.similarity,
+            sources: report.sources.iter().map(|s| (s.id, s.similarity)).collect(),
+            checked_at: crate::engine::time::now(),
+        })
+    }
 }
 
 /// Checking from a background thread (see [`Corpus::checker`]).

@@ -23,6 +23,26 @@ pub fn civil(secs: i64) -> (i64, i64, i64, i64, i64, i64) {
     (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// `YYYY-MM-DD` (UTC midnight) as unix seconds.
+pub fn parse_date(s: &str) -> Option<i64> {
+    let mut parts = s.trim().splitn(3, '-').map(|p| p.parse::<i64>().ok());
+    let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days-from-civil (Howard Hinnant's algorithm), the inverse of `civil`.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400;
+    // Reject dates that do not exist (2026-02-30).
+    (civil(secs).2 == d).then_some(secs)
+}
+
 /// Unix seconds as RFC 3339 in UTC: `2026-11-22T23:05:09Z`.
 pub fn rfc3339(secs: i64) -> String {
     let (y, m, d, h, mi, s) = civil(secs);
@@ -36,5 +56,9 @@ mod tests {
         assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(super::rfc3339(1_795_388_709), "2026-11-22T23:05:09Z");
         assert_eq!(super::rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(super::parse_date("2000-02-29"), Some(951_782_400));
+        assert_eq!(super::parse_date("1970-01-01"), Some(0));
+        assert_eq!(super::parse_date("2026-02-30"), None);
+        assert_eq!(super::parse_date("yesterday"), None);
     }
 }

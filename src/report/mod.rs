@@ -8,6 +8,7 @@
 //! that reaches HTML or XML goes through [`escape`].
 
 mod csv;
+pub mod evidence;
 pub mod html;
 mod pan;
 

@@ -58,7 +58,7 @@ impl Default for CheckOptions {
 }
 
 /// One matched passage, in `char` offsets of the two extracted texts (end exclusive).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Passage {
     pub suspect_start: usize,
     pub suspect_end: usize,
@@ -77,7 +77,7 @@ pub struct Passage {
     pub region: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SourceMatch {
     pub id: u32,
     pub path: String,
@@ -87,7 +87,7 @@ pub struct SourceMatch {
     pub passages: Vec<Passage>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SuspectReport {
     pub path: String,
     pub chars: usize,
@@ -100,7 +100,7 @@ pub struct SuspectReport {
 }
 
 /// A web suspect's origin, as the JSON contract gives it beside the suspect's fields.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct WebOrigin {
     /// The URL asked for.
     pub url: String,

@@ -12,6 +12,7 @@
 //! Good for: durable storage, listing, fetching a document's text for display.
 //! Not for: lookups during a check (never query SQLite per window; use the index).
 
+pub mod findings;
 mod load;
 mod packed;
 mod schema;
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use crate::engine::simhash::StoredWindow;
+pub use findings::{CapturedPage, Finding, FindingFilter, FindingInfo, FindingKind, NewFinding};
 pub use write::{NewDocument, WriteOutcome};
 
 /// A document as listed: everything but its text.

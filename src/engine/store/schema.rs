@@ -46,6 +46,43 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     // Import wrote 10^5 rows per novel and opening read them one by one; a blob is one
     // write and one read (import 2×, open 10× faster, the store 40% smaller).
     Migration::Code(pack_windows),
+    // 2 → 3: the findings library (see findings.rs): every check of a file or a web page,
+    // with what was received, so a finding can be shown and proven without fetching again.
+    Migration::Sql(
+        "CREATE TABLE findings (
+        id               INTEGER PRIMARY KEY,
+        kind             TEXT NOT NULL,      -- 'file' or 'web'
+        target           TEXT NOT NULL,      -- the path, or the URL asked for
+        final_url        TEXT,               -- web: the URL that answered, after redirects
+        sha256           TEXT NOT NULL,      -- of the bytes received (all pages, in order)
+        text             TEXT NOT NULL,      -- the extracted text the result's offsets count in
+        result           TEXT NOT NULL,      -- the suspect's report (the JSON contract's suspect)
+        settings         TEXT NOT NULL,      -- fingerprint parameters and check options, JSON
+        similarity       REAL NOT NULL,
+        first_checked_at INTEGER NOT NULL,   -- unix seconds
+        checked_at       INTEGER NOT NULL,
+        UNIQUE (target, sha256)
+    );
+    CREATE TABLE finding_pages (
+        finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+        ordinal    INTEGER NOT NULL,
+        url        TEXT NOT NULL,           -- the page's URL (or the file's path)
+        final_url  TEXT NOT NULL,
+        status     INTEGER,                 -- HTTP status; NULL for files
+        headers    TEXT NOT NULL,           -- JSON [[name, value], ...] as received
+        fetched_at INTEGER NOT NULL,
+        sha256     TEXT NOT NULL,           -- of the bytes as received
+        bytes      BLOB NOT NULL,           -- the bytes as received, deflate-compressed
+        PRIMARY KEY (finding_id, ordinal)
+    ) WITHOUT ROWID;
+    CREATE TABLE finding_sources (
+        finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+        doc_id     INTEGER NOT NULL,
+        similarity REAL NOT NULL,
+        PRIMARY KEY (finding_id, doc_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX finding_sources_by_doc ON finding_sources (doc_id);",
+    ),
 ];
 
 /// The v2 `windows` table, and the v1 rows moved into it.

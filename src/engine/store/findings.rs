@@ -1,0 +1,282 @@
+//! The findings library (the reference system's 匹配信息库): every check of a file or a
+//! web page, kept with the exact bytes received (deflate-compressed), their SHA-256, the
+//! extracted text, the result and the settings, so a finding can be shown, exported as
+//! evidence and proven later without fetching anything again.
+//!
+//! A finding is keyed by what was checked and the hash of what was received: checking the
+//! same content again updates its result and `checked_at`, never adds a second row. Each
+//! finding is written in one transaction with its pages and sources.
+
+use super::Store;
+use crate::Result;
+use rusqlite::{OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use sha2::Digest;
+use std::io::{Read, Write};
+
+/// One page (or the file) a finding was read from, as received.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturedPage {
+    pub url: String,
+    pub final_url: String,
+    /// HTTP status; `None` for a file.
+    pub status: Option<u16>,
+    pub headers: Vec<(String, String)>,
+    pub fetched_at: i64,
+    pub bytes: Vec<u8>,
+}
+
+/// What a check gives the library to keep.
+#[derive(Clone, Debug)]
+pub struct NewFinding<'a> {
+    pub kind: FindingKind,
+    /// The path, or the URL asked for.
+    pub target: &'a str,
+    pub final_url: Option<&'a str>,
+    pub pages: &'a [CapturedPage],
+    pub text: &'a str,
+    /// The suspect's report as JSON (the contract's suspect object).
+    pub result: String,
+    /// Fingerprint parameters and check options, as JSON.
+    pub settings: String,
+    pub similarity: f64,
+    /// Source documents and their similarity.
+    pub sources: Vec<(u32, f64)>,
+    pub checked_at: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FindingKind {
+    File,
+    Web,
+}
+
+impl FindingKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::File => "file",
+            FindingKind::Web => "web",
+        }
+    }
+}
+
+/// A finding as listed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FindingInfo {
+    pub id: i64,
+    pub kind: FindingKind,
+    pub target: String,
+    pub final_url: Option<String>,
+    pub sha256: String,
+    pub similarity: f64,
+    /// Source documents, most similar first.
+    pub sources: Vec<(u32, f64)>,
+    pub first_checked_at: i64,
+    pub checked_at: i64,
+}
+
+/// A finding whole: its listing, text, result, settings and pages.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub info: FindingInfo,
+    pub text: String,
+    pub result: String,
+    pub settings: String,
+    pub pages: Vec<CapturedPage>,
+}
+
+/// SHA-256 of the pages' bytes one after another, lower-case hex.
+pub fn sha256_of(pages: &[CapturedPage]) -> String {
+    let mut h = sha2::Sha256::new();
+    pages.iter().for_each(|p| h.update(&p.bytes));
+    hex(&h.finalize())
+}
+
+/// SHA-256 of bytes, lower-case hex.
+pub fn sha256(bytes: &[u8]) -> String {
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn deflate(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).expect("write to memory");
+    e.finish().expect("write to memory")
+}
+
+fn inflate(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    flate2::read::DeflateDecoder::new(bytes).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// Finding filters for [`Store::findings`].
+#[derive(Clone, Debug, Default)]
+pub struct FindingFilter {
+    /// Only findings that copy this document.
+    pub source: Option<u32>,
+    /// Only findings checked at or after this time (unix seconds).
+    pub since: Option<i64>,
+}
+
+impl Store {
+    /// Records a check; the same target with the same bytes updates the earlier finding.
+    /// Returns the finding's id.
+    pub fn record_finding(&mut self, f: &NewFinding) -> Result<i64> {
+        self.writable()?;
+        let sha = sha256_of(f.pages);
+        let write = |conn: &mut rusqlite::Connection| -> Result<i64> {
+            let tx = conn.transaction()?;
+            let existing: Option<i64> = tx
+                .query_row("SELECT id FROM findings WHERE target = ?1 AND sha256 = ?2", params![f.target, sha], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            let id = match existing {
+                Some(id) => {
+                    tx.execute(
+                        "UPDATE findings SET text = ?2, result = ?3, settings = ?4, similarity = ?5, checked_at = ?6,
+                         final_url = ?7 WHERE id = ?1",
+                        params![id, f.text, f.result, f.settings, f.similarity, f.checked_at, f.final_url],
+                    )?;
+                    tx.execute("DELETE FROM finding_pages WHERE finding_id = ?1", [id])?;
+                    tx.execute("DELETE FROM finding_sources WHERE finding_id = ?1", [id])?;
+                    id
+                }
+                None => {
+                    tx.execute(
+                        "INSERT INTO findings (kind, target, final_url, sha256, text, result, settings, similarity,
+                         first_checked_at, checked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+                        params![
+                            f.kind.as_str(),
+                            f.target,
+                            f.final_url,
+                            sha,
+                            f.text,
+                            f.result,
+                            f.settings,
+                            f.similarity,
+                            f.checked_at
+                        ],
+                    )?;
+                    tx.last_insert_rowid()
+                }
+            };
+            for (i, p) in f.pages.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO finding_pages (finding_id, ordinal, url, final_url, status, headers, fetched_at,
+                     sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    params![
+                        id,
+                        i as i64,
+                        p.url,
+                        p.final_url,
+                        p.status,
+                        serde_json::to_string(&p.headers).expect("headers serialize"),
+                        p.fetched_at,
+                        sha256(&p.bytes),
+                        deflate(&p.bytes)
+                    ],
+                )?;
+            }
+            for (doc, sim) in &f.sources {
+                tx.execute(
+                    "INSERT OR REPLACE INTO finding_sources (finding_id, doc_id, similarity) VALUES (?1, ?2, ?3)",
+                    params![id, doc, sim],
+                )?;
+            }
+            tx.commit()?;
+            Ok(id)
+        };
+        write(&mut self.conn).map_err(|e| self.write_error(e))
+    }
+
+    /// Findings, newest check first.
+    pub fn findings(&self, filter: &FindingFilter) -> Result<Vec<FindingInfo>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, kind, target, final_url, sha256, similarity, first_checked_at, checked_at FROM findings
+             WHERE (?1 IS NULL OR id IN (SELECT finding_id FROM finding_sources WHERE doc_id = ?1))
+               AND (?2 IS NULL OR checked_at >= ?2)
+             ORDER BY checked_at DESC, id DESC",
+        )?;
+        let rows = stmt.query_map(params![filter.source, filter.since], |r| {
+            let kind: String = r.get(1)?;
+            Ok(FindingInfo {
+                id: r.get(0)?,
+                kind: if kind == "web" { FindingKind::Web } else { FindingKind::File },
+                target: r.get(2)?,
+                final_url: r.get(3)?,
+                sha256: r.get(4)?,
+                similarity: r.get(5)?,
+                sources: Vec::new(),
+                first_checked_at: r.get(6)?,
+                checked_at: r.get(7)?,
+            })
+        })?;
+        let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut sources = self
+            .conn
+            .prepare("SELECT doc_id, similarity FROM finding_sources WHERE finding_id = ?1 ORDER BY similarity DESC")?;
+        for f in &mut out {
+            f.sources = sources.query_map([f.id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(out)
+    }
+
+    /// One finding whole, with its pages' bytes as received.
+    pub fn finding(&self, id: i64) -> Result<Option<Finding>> {
+        let Some(info) = self.findings(&FindingFilter::default())?.into_iter().find(|f| f.id == id) else {
+            return Ok(None);
+        };
+        let (text, result, settings) =
+            self.conn.query_row("SELECT text, result, settings FROM findings WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+        let mut stmt = self.conn.prepare(
+            "SELECT url, final_url, status, headers, fetched_at, bytes FROM finding_pages WHERE finding_id = ?1
+             ORDER BY ordinal",
+        )?;
+        let pages = stmt
+            .query_map([id], |r| {
+                let headers: String = r.get(3)?;
+                let bytes: Vec<u8> = r.get(5)?;
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, headers, r.get(4)?, bytes))
+            })?
+            .map(|row| {
+                let (url, final_url, status, headers, fetched_at, bytes) = row?;
+                let bytes = inflate(&bytes).map_err(|e| crate::Error::Corrupt {
+                    path: self.shown_path(),
+                    reason: format!("finding {id}: the captured bytes do not inflate: {e}"),
+                })?;
+                Ok(CapturedPage {
+                    url,
+                    final_url,
+                    status,
+                    headers: serde_json::from_str(&headers).unwrap_or_default(),
+                    fetched_at,
+                    bytes,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some(Finding { info, text, result, settings, pages }))
+    }
+
+    /// Removes findings by id; returns how many existed.
+    pub fn remove_findings(&mut self, ids: &[i64]) -> Result<usize> {
+        self.writable()?;
+        let remove = |conn: &mut rusqlite::Connection| -> Result<usize> {
+            let tx = conn.transaction()?;
+            let mut n = 0;
+            for id in ids {
+                n += tx.execute("DELETE FROM findings WHERE id = ?1", [id])?;
+            }
+            tx.commit()?;
+            Ok(n)
+        };
+        remove(&mut self.conn).map_err(|e| self.write_error(e))
+    }
+}
