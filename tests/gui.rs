@@ -403,11 +403,9 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     let strong = visible(h.state()).len();
     assert!((1..4).contains(&strong), "{strong}");
     h.state_mut().triage.min_similarity = 0.0;
-    // The filter field (named by its placeholder) is the only text field of the view.
-    let field = || egui_kittest::kittest::By::new().role(eframe::egui::accesskit::Role::TextInput);
-    h.get(field()).click();
+    h.get_by_label("Filter:").click();
     h.run_steps(1);
-    h.get(field()).type_text("hongloumeng");
+    h.get_by_label("Filter:").type_text("hongloumeng");
     h.run_steps(2);
     let found = visible(h.state());
     assert_eq!(found.len(), 1);
@@ -538,4 +536,58 @@ fn dropped_files_go_to_the_zone_under_the_pointer_or_the_tabs_default() {
     h.get_by_label("Close").click();
     step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 6);
     assert_eq!(h.state().results.len(), 1);
+}
+
+/// A web page checked from the URL field is kept as a finding; the Findings tab lists it
+/// after a restart, opens it without fetching again and exports its evidence.
+#[test]
+fn web_pages_checked_in_the_app_are_kept_as_findings_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::web::serve();
+    let page = format!("{}/book/1/2.html", site.base);
+    {
+        let mut h = imported_harness(dir.path());
+        h.state_mut().settings.crawl_delay = 0.1;
+        h.state_mut().settings.proxy = "none".into();
+        h.get_by_label("Checks (0)").click();
+        h.run_steps(2);
+        h.state_mut().url_input = page.clone();
+        h.run_steps(1);
+        h.get_by_label("Check page").click();
+        step_until(&mut h, "the web check", |a| {
+            a.results.len() == 1 && a.checks_running == 0 && !a.findings.is_empty()
+        });
+        let report = &h.state().results[0].outcome.report;
+        assert!(report.sources[0].path.ends_with("sanguoyanyi_001.txt"), "{report:?}");
+        let web = report.web.as_ref().unwrap();
+        assert_eq!(web.url, page);
+        assert_eq!(web.finding_id, Some(h.state().findings[0].id));
+        h.get_by_label("Findings (1)").click();
+        h.run_steps(2);
+        h.get_by_label(&page);
+    }
+    let fetched = site.paths().len();
+
+    // After a restart: listed, opened from the library, its evidence exported.
+    let zip = dir.path().join("evidence.zip");
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    let target = zip.clone();
+    h.state_mut().dialogs =
+        Arc::new(Box::new(move |d, _| Ok((d == Dialog::SaveEvidence).then(|| vec![target.clone()]))));
+    step_until(&mut h, "the findings", |a| a.findings.len() == 1);
+    h.get_by_label("Findings (1)").click();
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    step_until(&mut h, "the finding in the viewer", |a| a.results.len() == 1 && a.viewer.is_some());
+    let outcome = &h.state().results[0].outcome;
+    assert!(outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
+    assert!(outcome.text.as_deref().unwrap().contains("张翼德怒鞭督邮"));
+    assert_eq!(outcome.sources.len(), outcome.report.sources.len());
+    h.get_by_label("Findings (1)").click();
+    h.run_steps(2);
+    h.get_by_label("Export evidence…").click();
+    step_until(&mut h, "the evidence package", |_| zip.exists());
+    let archive = zip::ZipArchive::new(std::fs::File::open(&zip).unwrap()).unwrap();
+    assert!(archive.file_names().any(|n| n.is_ok_and(|n| n == "manifest.json")));
+    assert_eq!(site.paths().len(), fetched, "nothing was fetched after the restart");
 }

@@ -387,25 +387,7 @@ fn findings(
 
 fn evidence(db: &Path, id: i64, out: &Path) -> Result<ExitCode> {
     let corpus = open(db)?;
-    let finding = corpus.store().finding(id)?.with_context(|| format!("no finding {id} (see zhiwen findings)"))?;
-    let report: zhiwen::SuspectReport =
-        serde_json::from_str(&finding.result).with_context(|| format!("finding {id}: unreadable result"))?;
-    let settings: serde_json::Value = serde_json::from_str(&finding.settings).unwrap_or_default();
-    let check: CheckOptions = serde_json::from_value(settings["check"].clone()).unwrap_or_default();
-    let params = serde_json::from_value(settings["fingerprint"].clone()).unwrap_or_else(|_| corpus.params());
-    let sources: Vec<(u32, String)> =
-        report.sources.iter().filter_map(|s| Some((s.id, corpus.text(s.id).ok()??))).collect();
-    let stats = corpus.store().stats()?;
-    let html = zhiwen::report::html(&zhiwen::report::ReportInput {
-        report: &report,
-        suspect_text: &finding.text,
-        source_texts: &sources,
-        corpus: zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows },
-        params,
-        check,
-        generated_at: zhiwen::report::now(),
-    });
-    let zip = zhiwen::report::evidence::evidence_zip(&finding, &html)?;
+    let zip = zhiwen::report::evidence::package(corpus.store(), id)?;
     std::fs::write(out, zip).with_context(|| format!("cannot write {}", out.display()))?;
     eprintln!("evidence for finding {id} written to {}", out.display());
     Ok(ExitCode::SUCCESS)

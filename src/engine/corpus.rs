@@ -223,50 +223,62 @@ impl Corpus {
         progress: &dyn Fn(&str),
         cancel: &Cancel,
     ) -> Result<Vec<WebChecked>> {
-        let mut fetcher = Fetcher::new(web.fetch.clone())?;
-        let mut out = Vec::new();
-        let mut pages = 0usize;
-        let failed = |url: &str, e: Error| WebChecked {
-            report: SuspectReport::failed(url.to_string(), e.to_string()),
-            suspect: None,
+        check_urls_with(&self.index, &self.store, urls, web, opts, progress, cancel)
+    }
+}
+
+fn check_urls_with(
+    index: &Index,
+    store: &Store,
+    urls: &[String],
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    progress: &dyn Fn(&str),
+    cancel: &Cancel,
+) -> Result<Vec<WebChecked>> {
+    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    let mut out = Vec::new();
+    let mut pages = 0usize;
+    let failed = |url: &str, e: Error| WebChecked {
+        report: SuspectReport::failed(url.to_string(), e.to_string()),
+        suspect: None,
+    };
+    for url in urls {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
+            progress(url);
+            match fetcher.fetch(url).and_then(|toc| crawl::table_of_contents(&toc)) {
+                Ok(links) => {
+                    pages += 1;
+                    (links.iter().map(|u| u.to_string()).collect(), links.into_iter().collect())
+                }
+                Err(e) => {
+                    out.push(failed(url, e));
+                    continue;
+                }
+            }
+        } else {
+            (vec![url.clone()], HashSet::new())
         };
-        for url in urls {
-            if cancel.is_cancelled() {
+        for chapter in chapters {
+            if cancel.is_cancelled() || pages >= web.max_pages {
                 break;
             }
-            let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
-                progress(url);
-                match fetcher.fetch(url).and_then(|toc| crawl::table_of_contents(&toc)) {
-                    Ok(links) => {
-                        pages += 1;
-                        (links.iter().map(|u| u.to_string()).collect(), links.into_iter().collect())
-                    }
-                    Err(e) => {
-                        out.push(failed(url, e));
-                        continue;
-                    }
+            progress(&chapter);
+            match crawl::chapter(&mut fetcher, &chapter, &listed, cancel) {
+                Ok(suspect) => {
+                    pages += suspect.pages.len();
+                    let mut report = check_text_with(index, store, &chapter, &suspect.text, opts)?;
+                    report.web = Some(web_origin(&suspect));
+                    out.push(WebChecked { report, suspect: Some(suspect) });
                 }
-            } else {
-                (vec![url.clone()], HashSet::new())
-            };
-            for chapter in chapters {
-                if cancel.is_cancelled() || pages >= web.max_pages {
-                    break;
-                }
-                progress(&chapter);
-                match crawl::chapter(&mut fetcher, &chapter, &listed, cancel) {
-                    Ok(suspect) => {
-                        pages += suspect.pages.len();
-                        let mut report = self.check_text(&chapter, &suspect.text, opts)?;
-                        report.web = Some(web_origin(&suspect));
-                        out.push(WebChecked { report, suspect: Some(suspect) });
-                    }
-                    Err(e) => out.push(failed(&chapter, e)),
-                }
+                Err(e) => out.push(failed(&chapter, e)),
             }
         }
-        Ok(out)
     }
+    Ok(out)
 }
 
 /// The pages of a web suspect as the findings library keeps them.
@@ -307,21 +319,34 @@ impl Corpus {
         report: &SuspectReport,
         opts: &CheckOptions,
     ) -> Result<i64> {
-        let settings = serde_json::json!({ "fingerprint": self.params(), "check": opts });
-        let target = report.web.as_ref().map_or(report.path.as_str(), |w| w.url.as_str());
-        self.store.record_finding(&NewFinding {
-            kind,
-            target,
-            final_url: report.web.as_ref().map(|w| w.final_url.as_str()),
-            pages,
-            text,
-            result: serde_json::to_string(report).expect("reports serialize"),
-            settings: settings.to_string(),
-            similarity: report.similarity,
-            sources: report.sources.iter().map(|s| (s.id, s.similarity)).collect(),
-            checked_at: crate::engine::time::now(),
-        })
+        let params = self.params();
+        record_finding_in(&mut self.store, params, kind, pages, text, report, opts)
     }
+}
+
+fn record_finding_in(
+    store: &mut Store,
+    params: FingerprintParams,
+    kind: FindingKind,
+    pages: &[CapturedPage],
+    text: &str,
+    report: &SuspectReport,
+    opts: &CheckOptions,
+) -> Result<i64> {
+    let settings = serde_json::json!({ "fingerprint": params, "check": opts });
+    let target = report.web.as_ref().map_or(report.path.as_str(), |w| w.url.as_str());
+    store.record_finding(&NewFinding {
+        kind,
+        target,
+        final_url: report.web.as_ref().map(|w| w.final_url.as_str()),
+        pages,
+        text,
+        result: serde_json::to_string(report).expect("reports serialize"),
+        settings: settings.to_string(),
+        similarity: report.similarity,
+        sources: report.sources.iter().map(|s| (s.id, s.similarity)).collect(),
+        checked_at: crate::engine::time::now(),
+    })
 }
 
 /// Checking from a background thread (see [`Corpus::checker`]).
@@ -341,6 +366,41 @@ impl Checker {
 
     pub fn text(&self, id: u32) -> Result<Option<String>> {
         self.store.text(id)
+    }
+
+    /// [`Corpus::check_urls`] on this snapshot.
+    pub fn check_urls(
+        &self,
+        urls: &[String],
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<Vec<WebChecked>> {
+        check_urls_with(&self.index, &self.store, urls, web, opts, progress, cancel)
+    }
+
+    /// [`Corpus::record_finding`] through this connection.
+    pub fn record_finding(
+        &mut self,
+        kind: FindingKind,
+        pages: &[CapturedPage],
+        text: &str,
+        report: &SuspectReport,
+        opts: &CheckOptions,
+    ) -> Result<i64> {
+        let params = self.store.params();
+        record_finding_in(&mut self.store, params, kind, pages, text, report, opts)
+    }
+
+    /// The findings library, newest first.
+    pub fn findings(&self) -> Result<Vec<crate::engine::store::FindingInfo>> {
+        self.store.findings(&Default::default())
+    }
+
+    /// One finding whole.
+    pub fn finding(&self, id: i64) -> Result<Option<crate::engine::store::Finding>> {
+        self.store.finding(id)
     }
 }
 

@@ -31,6 +31,13 @@ pub enum Action {
     ExportTo(PathBuf),
     /// One HTML report per result and an index, into this folder.
     ExportAll(PathBuf),
+    /// Fetch and check web pages (with `follow`, the chapters a contents page lists).
+    CheckUrls(Vec<String>, bool),
+    /// Show a kept finding in the viewer (nothing is fetched).
+    OpenFinding(i64),
+    /// Ask where to write a finding's evidence package, then write it.
+    ExportEvidence(i64),
+    RemoveFinding(i64),
     ToggleSettings,
     ApplyFingerprint(crate::FingerprintParams),
     /// Reopen the app on another store.
@@ -42,6 +49,7 @@ pub enum Action {
 pub enum Tab {
     Corpus,
     Checks,
+    Findings,
 }
 
 /// A running or finished import (or re-fingerprinting), for the import dialog.
@@ -83,6 +91,13 @@ pub struct ZhiwenApp {
     pub results: Vec<CheckResult>,
     /// How the results list is sorted and filtered.
     pub triage: panels::checks::Triage,
+    /// The findings library, newest first, as the engine last sent it.
+    pub findings: Vec<crate::engine::store::FindingInfo>,
+    /// The web address being typed, and whether it is a contents page to follow.
+    pub url_input: String,
+    pub follow_links: bool,
+    /// The finding whose evidence package the save dialog is for.
+    pub evidence_for: Option<i64>,
     pub checks_running: usize,
     pub viewer: Option<Viewer>,
     pub show_settings: bool,
@@ -115,6 +130,10 @@ impl ZhiwenApp {
             import: None,
             results: Vec::new(),
             triage: Default::default(),
+            findings: Vec::new(),
+            url_input: String::new(),
+            follow_links: false,
+            evidence_for: None,
             checks_running: 0,
             viewer: None,
             show_settings: false,
@@ -178,7 +197,8 @@ impl ZhiwenApp {
                     self.settings.builtin_dialogs = true;
                     self.open_builtin_dialog(dialog);
                 }
-                Event::Failed(message) => self.messages.push(message),
+                Event::Failed(message) | Event::Info(message) => self.messages.push(message),
+                Event::Findings(list) => self.findings = list,
                 Event::JobFailed(message) => {
                     self.import = None;
                     self.messages.push(message);
@@ -200,6 +220,11 @@ impl ZhiwenApp {
             Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
             Dialog::SaveReport => self.actions.push(Action::ExportTo(paths[0].clone())),
             Dialog::ExportAll => self.actions.push(Action::ExportAll(paths[0].clone())),
+            Dialog::SaveEvidence => {
+                if let Some(id) = self.evidence_for.take() {
+                    self.worker.export_evidence(id, paths[0].clone());
+                }
+            }
         }
     }
 
@@ -210,6 +235,7 @@ impl ZhiwenApp {
             Dialog::ImportFolder | Dialog::ExportAll => egui_file::FileDialog::select_folder(),
             Dialog::ImportFiles | Dialog::CheckFiles => egui_file::FileDialog::open_file().multi_select(true),
             Dialog::SaveReport => egui_file::FileDialog::save_file().default_filename("zhiwen-report.html"),
+            Dialog::SaveEvidence => egui_file::FileDialog::save_file().default_filename("zhiwen-evidence.zip"),
         }
         .title(match dialog {
             Dialog::ImportFiles => tr.import_files,
@@ -217,6 +243,7 @@ impl ZhiwenApp {
             Dialog::CheckFiles => tr.check_files,
             Dialog::SaveReport => tr.export_report,
             Dialog::ExportAll => tr.export_all,
+            Dialog::SaveEvidence => tr.export_evidence,
         })
         .id(egui::Id::unique("zhiwen_file_dialog"));
         let start = self
@@ -295,6 +322,25 @@ impl ZhiwenApp {
             Action::CloseViewer => self.viewer = None,
             Action::ExportTo(path) => self.export(&path),
             Action::ExportAll(dir) => self.export_all(&dir),
+            Action::CheckUrls(urls, follow) => {
+                self.tab = Tab::Checks;
+                self.checks_running += 1;
+                let web = crate::engine::corpus::WebCheckOptions {
+                    follow,
+                    fetch: self.settings.fetch_options(),
+                    ..Default::default()
+                };
+                self.worker.check_urls(urls, web, self.settings.check.clone());
+            }
+            Action::OpenFinding(id) => {
+                self.tab = Tab::Checks;
+                self.worker.open_finding(id);
+            }
+            Action::ExportEvidence(id) => {
+                self.evidence_for = Some(id);
+                self.actions.push(Action::OpenDialog(Dialog::SaveEvidence));
+            }
+            Action::RemoveFinding(id) => self.worker.remove_finding(id),
             Action::ToggleSettings => {
                 self.show_settings = !self.show_settings;
                 self.draft = self.settings.clone();
@@ -531,6 +577,7 @@ impl ZhiwenApp {
         match self.tab {
             Tab::Corpus => panels::corpus::show(self, ui),
             Tab::Checks => panels::checks::show(self, ui),
+            Tab::Findings => panels::findings::show(self, ui),
         }
         panels::import_dialog::show(self, &ctx);
         panels::settings_window::show(self, &ctx);

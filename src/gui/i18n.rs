@@ -105,6 +105,19 @@ pub struct Tr {
     pub import_busy: &'static str,
     pub error_status: &'static str,
     pub copied_status: &'static str,
+    pub export_evidence: &'static str,
+    pub findings_tab: &'static str,
+    pub web_address: &'static str,
+    pub follow_links: &'static str,
+    pub check_url: &'static str,
+    pub open: &'static str,
+    pub remove: &'static str,
+    pub checked_at: &'static str,
+    pub target: &'static str,
+    pub no_findings: &'static str,
+    pub crawl_delay: &'static str,
+    pub proxy: &'static str,
+    pub filter_label: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -201,6 +214,19 @@ pub const EN: Tr = Tr {
     import_busy: "An import is running: drop again when it has finished",
     error_status: "error",
     copied_status: "copied",
+    export_evidence: "Export evidence…",
+    findings_tab: "Findings",
+    web_address: "Web address",
+    follow_links: "Follow links",
+    check_url: "Check page",
+    open: "Open",
+    remove: "Remove",
+    checked_at: "Checked (UTC)",
+    target: "File or page",
+    no_findings: "No findings yet: every check of a file or web page is kept here.",
+    crawl_delay: "Delay between requests to a site (s)",
+    proxy: "Proxy (empty: environment; none: direct)",
+    filter_label: "Filter:",
 };
 
 pub const ZH: Tr = Tr {
@@ -297,6 +323,19 @@ pub const ZH: Tr = Tr {
     import_busy: "正在导入：请在导入完成后再拖入",
     error_status: "错误",
     copied_status: "抄袭",
+    export_evidence: "导出证据…",
+    findings_tab: "发现记录",
+    web_address: "网址",
+    follow_links: "跟随链接",
+    check_url: "检测网页",
+    open: "打开",
+    remove: "删除",
+    checked_at: "检测时间（UTC）",
+    target: "文件或网页",
+    no_findings: "尚无记录：每次检测文件或网页都会保存在这里。",
+    crawl_delay: "同一网站请求间隔（秒）",
+    proxy: "代理（空：环境变量；none：直连）",
+    filter_label: "筛选：",
 };
 
 impl Lang {

@@ -5,8 +5,9 @@
 //! wakes the UI (`Context::request_repaint`), which drains the channel each frame and
 //! never blocks.
 
-use crate::engine::corpus::Checker;
+use crate::engine::corpus::{Checker, WebCheckOptions};
 use crate::engine::import::collect_files;
+use crate::engine::store::{CapturedPage, FindingInfo, FindingKind};
 use crate::engine::store::{DocumentInfo, StoreStats};
 use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
 use std::path::PathBuf;
@@ -41,6 +42,10 @@ pub enum Event {
     /// The native file dialog could not open, and why.
     DialogUnavailable(Dialog, String),
     Failed(String),
+    /// Something done, for the status bar (an evidence package written).
+    Info(String),
+    /// The findings library, newest first (after each check batch and on start).
+    Findings(Vec<FindingInfo>),
     /// The import or re-fingerprint under way stopped on an error (a read-only store, a
     /// full disk): what it committed is kept, and the message says why it stopped.
     JobFailed(String),
@@ -55,6 +60,8 @@ pub enum Dialog {
     SaveReport,
     /// A folder for one report per result and an index.
     ExportAll,
+    /// Where to write the evidence package of the finding `ZhiwenApp::evidence_for`.
+    SaveEvidence,
 }
 
 impl Dialog {
@@ -88,6 +95,9 @@ pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> Dialog
         Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
         Dialog::ExportAll => d.pick_folder().map(|p| vec![p]),
+        Dialog::SaveEvidence => {
+            d.add_filter("Evidence package", &["zip"]).set_file_name("zhiwen-evidence.zip").save_file().map(|p| vec![p])
+        }
         Dialog::CheckFiles => d.pick_files(),
         Dialog::SaveReport => d
             .add_filter("HTML report", &["html"])
@@ -109,6 +119,10 @@ enum Command {
     Remove(Vec<u32>),
     Refingerprint(FingerprintParams, Cancel),
     Check(Vec<PathBuf>, CheckOptions),
+    CheckUrls(Vec<String>, WebCheckOptions, CheckOptions),
+    OpenFinding(i64),
+    RemoveFinding(i64),
+    ExportEvidence(i64, PathBuf),
 }
 
 /// The UI's handle on the engine thread.
@@ -146,6 +160,19 @@ impl Worker {
     }
     pub fn check(&self, paths: Vec<PathBuf>, opts: CheckOptions) {
         let _ = self.commands.send(Command::Check(paths, opts));
+    }
+    pub fn check_urls(&self, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions) {
+        let _ = self.commands.send(Command::CheckUrls(urls, web, opts));
+    }
+    /// Shows a finding as a result, from what the library kept (nothing is fetched).
+    pub fn open_finding(&self, id: i64) {
+        let _ = self.commands.send(Command::OpenFinding(id));
+    }
+    pub fn remove_finding(&self, id: i64) {
+        let _ = self.commands.send(Command::RemoveFinding(id));
+    }
+    pub fn export_evidence(&self, id: i64, path: PathBuf) {
+        let _ = self.commands.send(Command::ExportEvidence(id, path));
     }
 
     /// Events that arrived since the last call.
@@ -201,6 +228,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
         Err(e) => emit.send(Event::Failed(e.to_string())),
     };
     publish(&corpus);
+    publish_findings(&corpus, &emit);
     loop {
         // Between commands, look for imports made by another process (the CLI).
         let command = match commands.recv_timeout(Duration::from_secs(2)) {
@@ -236,7 +264,11 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 }
                 publish(&corpus);
             }
-            Command::Check(paths, opts) => {
+            Command::Check(..) | Command::CheckUrls(..) => {
+                let opts = match &command {
+                    Command::Check(_, opts) | Command::CheckUrls(_, _, opts) => opts.clone(),
+                    _ => unreachable!(),
+                };
                 if let Err(e) = corpus.ensure_distance(opts.max_distance) {
                     emit.send(Event::Failed(e.to_string()));
                     emit.send(Event::CheckBatchDone);
@@ -245,7 +277,11 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 match corpus.checker() {
                     Ok(checker) => {
                         let emit = emit.clone();
-                        std::thread::spawn(move || check_batch(checker, paths, opts, emit));
+                        std::thread::spawn(move || match command {
+                            Command::Check(paths, opts) => check_batch(checker, paths, opts, emit),
+                            Command::CheckUrls(urls, web, opts) => check_web_batch(checker, urls, web, opts, emit),
+                            _ => unreachable!(),
+                        });
                     }
                     Err(e) => {
                         emit.send(Event::Failed(e.to_string()));
@@ -253,11 +289,77 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     }
                 }
             }
+            Command::OpenFinding(id) => match open_finding(&corpus, id) {
+                Ok(outcome) => emit.send(Event::Checked(Box::new(outcome))),
+                Err(e) => emit.send(Event::Failed(e.to_string())),
+            },
+            Command::RemoveFinding(id) => {
+                if let Err(e) = corpus.store_mut().remove_findings(&[id]) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_findings(&corpus, &emit);
+            }
+            Command::ExportEvidence(id, path) => {
+                let written = crate::report::evidence::package(corpus.store(), id).and_then(|zip| {
+                    std::fs::write(&path, zip).map_err(|source| crate::Error::Io { path: path.clone(), source })
+                });
+                emit.send(match written {
+                    Ok(()) => Event::Info(format!("evidence of finding {id}: {}", path.display())),
+                    Err(e) => Event::Failed(e.to_string()),
+                });
+            }
         }
     }
 }
 
-fn check_batch(checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: Emit) {
+/// Sends the findings library to the UI.
+fn publish_findings(corpus: &Corpus, emit: &Emit) {
+    match corpus.store().findings(&Default::default()) {
+        Ok(list) => emit.send(Event::Findings(list)),
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    }
+}
+
+/// A kept finding as a result for the viewer: its text and report as recorded, the
+/// sources' texts as the store holds them now.
+fn open_finding(corpus: &Corpus, id: i64) -> crate::Result<CheckOutcome> {
+    let finding = corpus.store().finding(id)?.ok_or_else(|| crate::Error::Parameter(format!("no finding {id}")))?;
+    let report: SuspectReport = serde_json::from_str(&finding.result)
+        .map_err(|e| crate::Error::Parameter(format!("finding {id}: unreadable result: {e}")))?;
+    let sources = report.sources.iter().filter_map(|s| Some((s.id, corpus.text(s.id).ok()??))).collect();
+    Ok(CheckOutcome { report, text: Some(finding.text), sources })
+}
+
+/// Checks web pages on a checker's thread, keeps each as a finding, reports each result.
+fn check_web_batch(mut checker: Checker, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions, emit: Emit) {
+    let progress = |_: &str| {};
+    match checker.check_urls(&urls, &web, &opts, &progress, &Cancel::new()) {
+        Ok(results) => {
+            for mut w in results {
+                if let Some(suspect) = &w.suspect {
+                    let pages = crate::engine::corpus::captured(suspect);
+                    match checker.record_finding(FindingKind::Web, &pages, &suspect.text, &w.report, &opts) {
+                        Ok(id) => w.report.web.iter_mut().for_each(|o| o.finding_id = Some(id)),
+                        Err(e) => emit.send(Event::Failed(format!("finding not kept: {e}"))),
+                    }
+                }
+                let sources = w.report.sources.iter().filter_map(|s| Some((s.id, checker.text(s.id).ok()??))).collect();
+                let text = w.suspect.map(|s| s.text);
+                emit.send(Event::Checked(Box::new(CheckOutcome { report: w.report, text, sources })));
+            }
+        }
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    }
+    if let Ok(list) = checker.findings() {
+        emit.send(Event::Findings(list));
+    }
+    if let Ok(list) = checker.findings() {
+        emit.send(Event::Findings(list));
+    }
+    emit.send(Event::CheckBatchDone);
+}
+
+fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: Emit) {
     let mut walk = ImportReport::default();
     let files = collect_files(&paths, &mut walk);
     for (path, reason) in walk.failed {
@@ -265,19 +367,38 @@ fn check_batch(checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: 
         emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
     }
     for file in files {
-        let outcome = match checker.check_file(&file, &opts) {
+        let (outcome, text) = match checker.check_file(&file, &opts) {
             Ok(checked) => {
                 let sources =
                     checked.report.sources.iter().filter_map(|s| Some((s.id, checker.text(s.id).ok()??))).collect();
-                CheckOutcome { report: checked.report, text: checked.text, sources }
+                let text = checked.text.clone();
+                (CheckOutcome { report: checked.report, text: checked.text, sources }, text)
             }
-            Err(e) => CheckOutcome {
-                report: SuspectReport::failed(file.display().to_string(), e.to_string()),
-                text: None,
-                sources: Vec::new(),
-            },
+            Err(e) => {
+                let report = SuspectReport::failed(file.display().to_string(), e.to_string());
+                (CheckOutcome { report, text: None, sources: Vec::new() }, None)
+            }
         };
+        let report = outcome.report.clone();
         emit.send(Event::Checked(Box::new(outcome)));
+        // Then kept in the findings library with the bytes it read (after the UI has the
+        // result: the write may wait for another process's import to commit).
+        if let (Some(text), Ok(bytes)) = (text, crate::engine::decode::read_limited(&file)) {
+            let page = CapturedPage {
+                url: report.path.clone(),
+                final_url: report.path.clone(),
+                status: None,
+                headers: Vec::new(),
+                fetched_at: crate::engine::time::now(),
+                bytes,
+            };
+            if let Err(e) = checker.record_finding(FindingKind::File, &[page], &text, &report, &opts) {
+                emit.send(Event::Failed(format!("{}: finding not kept: {e}", report.path)));
+            }
+        }
+    }
+    if let Ok(list) = checker.findings() {
+        emit.send(Event::Findings(list));
     }
     emit.send(Event::CheckBatchDone);
 }

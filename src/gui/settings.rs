@@ -27,12 +27,31 @@ pub struct Settings {
     pub builtin_dialogs: bool,
     /// Folders files were last picked from or dropped from, most recent first.
     pub recent_folders: Vec<PathBuf>,
+    /// Seconds between two requests to one web site.
+    pub crawl_delay: f64,
+    /// A proxy for web pages (`http://host:port`); empty: the environment's.
+    pub proxy: String,
 }
 
 /// Recent folders kept.
 pub const RECENT_FOLDERS: usize = 8;
 
 impl Settings {
+    /// How the app fetches web pages.
+    pub fn fetch_options(&self) -> crate::engine::fetch::FetchOptions {
+        use crate::engine::fetch::{FetchOptions, ProxySetting};
+        FetchOptions {
+            delay: std::time::Duration::try_from_secs_f64(self.crawl_delay)
+                .unwrap_or(std::time::Duration::from_secs(1)),
+            proxy: match self.proxy.trim() {
+                "" => ProxySetting::Environment,
+                "none" => ProxySetting::Direct,
+                url => ProxySetting::Url(url.to_string()),
+            },
+            ..FetchOptions::default()
+        }
+    }
+
     /// Puts `folder` first among the recent folders.
     pub fn remember_folder(&mut self, folder: PathBuf) {
         self.recent_folders.retain(|f| *f != folder);
@@ -52,6 +71,8 @@ impl Default for Settings {
             link_scrolling: true,
             builtin_dialogs: false,
             recent_folders: Vec::new(),
+            crawl_delay: 1.0,
+            proxy: String::new(),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! settings, with the SHA-256 of every other file; `SHA256SUMS` lists the same hashes in
 //! the format `sha256sum -c` reads, so anyone can verify that nothing changed after capture.
 
-use crate::engine::store::{Finding, findings::sha256};
+use crate::engine::store::{Finding, Store, findings::sha256};
 use std::io::Write;
 
 /// The file name a captured page gets: by its content type, or the file's own name.
@@ -78,4 +78,29 @@ pub fn evidence_zip(finding: &Finding, report_html: &str) -> std::io::Result<Vec
         zip.write_all(bytes)?;
     }
     Ok(zip.finish().map_err(std::io::Error::other)?.into_inner())
+}
+
+/// The evidence package of finding `id` in `store`, its match report made from the stored
+/// result, the finding's own settings and the source texts the store holds now.
+pub fn package(store: &Store, id: i64) -> crate::Result<Vec<u8>> {
+    let finding =
+        store.finding(id)?.ok_or_else(|| crate::Error::Parameter(format!("no finding {id} (see zhiwen findings)")))?;
+    let report: crate::SuspectReport = serde_json::from_str(&finding.result)
+        .map_err(|e| crate::Error::Parameter(format!("finding {id}: unreadable result: {e}")))?;
+    let settings: serde_json::Value = serde_json::from_str(&finding.settings).unwrap_or_default();
+    let check = serde_json::from_value(settings["check"].clone()).unwrap_or_default();
+    let params = serde_json::from_value(settings["fingerprint"].clone()).unwrap_or_else(|_| store.params());
+    let sources: Vec<(u32, String)> =
+        report.sources.iter().filter_map(|s| Some((s.id, store.text(s.id).ok()??))).collect();
+    let stats = store.stats()?;
+    let html = super::html(&super::ReportInput {
+        report: &report,
+        suspect_text: &finding.text,
+        source_texts: &sources,
+        corpus: super::CorpusSize { documents: stats.documents, windows: stats.windows },
+        params,
+        check,
+        generated_at: crate::engine::time::now(),
+    });
+    evidence_zip(&finding, &html).map_err(|e| crate::Error::Parameter(format!("finding {id}: {e}")))
 }

@@ -148,6 +148,21 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     egui::Panel::left("results").resizable(true).default_size(520.0).show(ui, |ui| {
         ui.add_space(4.0);
         ui.label(egui::RichText::new(tr.drop_hint).weak());
+        // A web page (or, with Follow links, a contents page) to check; Enter checks.
+        ui.horizontal(|ui| {
+            let label = ui.label(tr.web_address);
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut app.url_input).hint_text("https://").desired_width(220.0))
+                .labelled_by(label.id);
+            ui.checkbox(&mut app.follow_links, tr.follow_links);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let urls: Vec<String> = app.url_input.split_whitespace().map(str::to_string).collect();
+            if (ui.add_enabled(!urls.is_empty(), egui::Button::new(tr.check_url)).clicked() || enter)
+                && !urls.is_empty()
+            {
+                app.actions.push(Action::CheckUrls(urls, app.follow_links));
+            }
+        });
         ui.separator();
         if app.results.is_empty() {
             ui.label(tr.no_results);
@@ -168,9 +183,11 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             let label = ui.label(tr.min_similarity);
             ui.add(egui::DragValue::new(&mut app.triage.min_similarity).range(0.0..=100.0).suffix("%"))
                 .labelled_by(label.id);
+            let label = ui.label(tr.filter_label);
             ui.add(
                 egui::TextEdit::singleline(&mut app.triage.search).hint_text(tr.filter_results).desired_width(160.0),
-            );
+            )
+            .labelled_by(label.id);
         });
         if let Some(w) = app.triage.work {
             let title = app

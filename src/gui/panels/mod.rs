@@ -3,6 +3,7 @@
 pub mod checks;
 pub mod corpus;
 pub mod drop_zone;
+pub mod findings;
 pub mod import_dialog;
 pub mod settings_window;
 pub mod status_bar;

@@ -40,6 +40,12 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.label(tr.min_evidence);
             ui.add(egui::DragValue::new(&mut d.check.min_evidence_bits).range(0.0..=100_000.0));
             ui.end_row();
+            let label = ui.label(tr.crawl_delay);
+            ui.add(egui::DragValue::new(&mut d.crawl_delay).range(0.0..=60.0).speed(0.1)).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label(tr.proxy);
+            ui.add(egui::TextEdit::singleline(&mut d.proxy).desired_width(240.0)).labelled_by(label.id);
+            ui.end_row();
             let label = ui.label(tr.builtin_dialogs);
             ui.checkbox(&mut d.builtin_dialogs, "").labelled_by(label.id);
             ui.end_row();

@@ -76,6 +76,10 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ui.selectable_label(app.tab == Tab::Checks, checks_label).clicked() {
                 app.actions.push(Action::SetTab(Tab::Checks));
             }
+            let findings_label = format!("{} ({})", tr.findings_tab, app.findings.len());
+            if ui.selectable_label(app.tab == Tab::Findings, findings_label).clicked() {
+                app.actions.push(Action::SetTab(Tab::Findings));
+            }
         });
         ui.add_space(2.0);
     });
