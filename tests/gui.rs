@@ -591,3 +591,31 @@ fn web_pages_checked_in_the_app_are_kept_as_findings_across_restarts() {
     assert!(archive.file_names().any(|n| n.is_ok_and(|n| n == "manifest.json")));
     assert_eq!(site.paths().len(), fetched, "nothing was fetched after the restart");
 }
+
+/// A link pasted into the window is checked; a site being followed shows the page it is
+/// fetching, and Cancel stops it.
+#[test]
+fn a_pasted_link_is_checked_and_a_followed_site_can_be_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::web::serve();
+    let mut h = imported_harness(dir.path());
+    h.state_mut().settings.proxy = "none".into();
+    h.state_mut().settings.crawl_delay = 0.1;
+    h.input_mut().events.push(eframe::egui::Event::Paste(format!("{}/book/1/2.html", site.base)));
+    step_until(&mut h, "the pasted link", |a| a.results.len() == 1 && a.checks_running == 0);
+    assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
+
+    // Follow the contents page slowly, and cancel once the first chapter is being fetched.
+    h.state_mut().settings.crawl_delay = 1.0;
+    h.state_mut().follow_links = true;
+    h.state_mut().url_input = format!("{}/book/1/", site.base);
+    h.run_steps(1);
+    h.get_by_label("Check page").click();
+    step_until(&mut h, "the first chapter", |a| a.fetching.as_deref().is_some_and(|u| u.ends_with(".html")));
+    h.get_by_label_contains("Fetching http://127.0.0.1");
+    h.get_by_label("Cancel").click();
+    step_until(&mut h, "the cancelled crawl", |a| a.checks_running == 0);
+    assert!(h.state().fetching.is_none());
+    let chapters = h.state().results.len() - 1;
+    assert!(chapters < 4, "{chapters} chapters checked after the cancel");
+}

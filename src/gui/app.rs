@@ -98,6 +98,9 @@ pub struct ZhiwenApp {
     pub follow_links: bool,
     /// The finding whose evidence package the save dialog is for.
     pub evidence_for: Option<i64>,
+    /// The page a web check is fetching, and how to stop it.
+    pub fetching: Option<String>,
+    pub web_cancel: Cancel,
     pub checks_running: usize,
     pub viewer: Option<Viewer>,
     pub show_settings: bool,
@@ -134,6 +137,8 @@ impl ZhiwenApp {
             url_input: String::new(),
             follow_links: false,
             evidence_for: None,
+            fetching: None,
+            web_cancel: Cancel::new(),
             checks_running: 0,
             viewer: None,
             show_settings: false,
@@ -199,6 +204,7 @@ impl ZhiwenApp {
                 }
                 Event::Failed(message) | Event::Info(message) => self.messages.push(message),
                 Event::Findings(list) => self.findings = list,
+                Event::Fetching(url) => self.fetching = url,
                 Event::JobFailed(message) => {
                     self.import = None;
                     self.messages.push(message);
@@ -330,7 +336,8 @@ impl ZhiwenApp {
                     fetch: self.settings.fetch_options(),
                     ..Default::default()
                 };
-                self.worker.check_urls(urls, web, self.settings.check.clone());
+                self.web_cancel = Cancel::new();
+                self.worker.check_urls(urls, web, self.settings.check.clone(), self.web_cancel.clone());
             }
             Action::OpenFinding(id) => {
                 self.tab = Tab::Checks;
@@ -484,6 +491,21 @@ impl ZhiwenApp {
                 self.actions.push(Action::PreviousPassage);
             }
         });
+        // A link pasted anywhere outside a text field is checked (browsers cannot drop links
+        // on X11 windows: winit 0.30 accepts only file:// drops).
+        if !typing {
+            let pasted: Vec<String> = ctx.input(|i| {
+                i.events
+                    .iter()
+                    .filter_map(|e| if let egui::Event::Paste(t) = e { Some(t.clone()) } else { None })
+                    .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|t| crate::engine::fetch::is_url(t))
+                    .collect()
+            });
+            if !pasted.is_empty() {
+                self.actions.push(Action::CheckUrls(pasted, self.follow_links));
+            }
+        }
         // Up and down (or J and K) walk the results in the order shown.
         if self.tab == Tab::Checks && !typing {
             let (down, up) = ctx.input_mut(|i| {

@@ -118,6 +118,7 @@ pub struct Tr {
     pub crawl_delay: &'static str,
     pub proxy: &'static str,
     pub filter_label: &'static str,
+    pub fetching: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -227,6 +228,7 @@ pub const EN: Tr = Tr {
     crawl_delay: "Delay between requests to a site (s)",
     proxy: "Proxy (empty: environment; none: direct)",
     filter_label: "Filter:",
+    fetching: "Fetching",
 };
 
 pub const ZH: Tr = Tr {
@@ -336,6 +338,7 @@ pub const ZH: Tr = Tr {
     crawl_delay: "同一网站请求间隔（秒）",
     proxy: "代理（空：环境变量；none：直连）",
     filter_label: "筛选：",
+    fetching: "正在获取",
 };
 
 impl Lang {

@@ -44,6 +44,8 @@ pub enum Event {
     Failed(String),
     /// Something done, for the status bar (an evidence package written).
     Info(String),
+    /// The web page being fetched (`None` when a web check ends).
+    Fetching(Option<String>),
     /// The findings library, newest first (after each check batch and on start).
     Findings(Vec<FindingInfo>),
     /// The import or re-fingerprint under way stopped on an error (a read-only store, a
@@ -119,7 +121,7 @@ enum Command {
     Remove(Vec<u32>),
     Refingerprint(FingerprintParams, Cancel),
     Check(Vec<PathBuf>, CheckOptions),
-    CheckUrls(Vec<String>, WebCheckOptions, CheckOptions),
+    CheckUrls(Vec<String>, WebCheckOptions, CheckOptions, Cancel),
     OpenFinding(i64),
     RemoveFinding(i64),
     ExportEvidence(i64, PathBuf),
@@ -161,8 +163,8 @@ impl Worker {
     pub fn check(&self, paths: Vec<PathBuf>, opts: CheckOptions) {
         let _ = self.commands.send(Command::Check(paths, opts));
     }
-    pub fn check_urls(&self, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions) {
-        let _ = self.commands.send(Command::CheckUrls(urls, web, opts));
+    pub fn check_urls(&self, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions, cancel: Cancel) {
+        let _ = self.commands.send(Command::CheckUrls(urls, web, opts, cancel));
     }
     /// Shows a finding as a result, from what the library kept (nothing is fetched).
     pub fn open_finding(&self, id: i64) {
@@ -266,7 +268,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
             }
             Command::Check(..) | Command::CheckUrls(..) => {
                 let opts = match &command {
-                    Command::Check(_, opts) | Command::CheckUrls(_, _, opts) => opts.clone(),
+                    Command::Check(_, opts) | Command::CheckUrls(_, _, opts, _) => opts.clone(),
                     _ => unreachable!(),
                 };
                 if let Err(e) = corpus.ensure_distance(opts.max_distance) {
@@ -279,7 +281,9 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                         let emit = emit.clone();
                         std::thread::spawn(move || match command {
                             Command::Check(paths, opts) => check_batch(checker, paths, opts, emit),
-                            Command::CheckUrls(urls, web, opts) => check_web_batch(checker, urls, web, opts, emit),
+                            Command::CheckUrls(urls, web, opts, cancel) => {
+                                check_web_batch(checker, urls, web, opts, cancel, emit)
+                            }
                             _ => unreachable!(),
                         });
                     }
@@ -331,9 +335,16 @@ fn open_finding(corpus: &Corpus, id: i64) -> crate::Result<CheckOutcome> {
 }
 
 /// Checks web pages on a checker's thread, keeps each as a finding, reports each result.
-fn check_web_batch(mut checker: Checker, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions, emit: Emit) {
-    let progress = |_: &str| {};
-    match checker.check_urls(&urls, &web, &opts, &progress, &Cancel::new()) {
+fn check_web_batch(
+    mut checker: Checker,
+    urls: Vec<String>,
+    web: WebCheckOptions,
+    opts: CheckOptions,
+    cancel: Cancel,
+    emit: Emit,
+) {
+    let progress = |url: &str| emit.send(Event::Fetching(Some(url.to_string())));
+    match checker.check_urls(&urls, &web, &opts, &progress, &cancel) {
         Ok(results) => {
             for mut w in results {
                 if let Some(suspect) = &w.suspect {
@@ -356,6 +367,7 @@ fn check_web_batch(mut checker: Checker, urls: Vec<String>, web: WebCheckOptions
     if let Ok(list) = checker.findings() {
         emit.send(Event::Findings(list));
     }
+    emit.send(Event::Fetching(None));
     emit.send(Event::CheckBatchDone);
 }
 

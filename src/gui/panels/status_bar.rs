@@ -27,6 +27,12 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 ui.spinner();
                 ui.label(tr.checking);
             }
+            if let Some(url) = app.fetching.clone() {
+                ui.label(egui::RichText::new(format!("{} {url}", tr.fetching)).weak());
+                if ui.small_button(tr.cancel).clicked() {
+                    app.web_cancel.cancel();
+                }
+            }
             if let Some(last) = app.messages.last().cloned() {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.small_button("×").clicked() {
