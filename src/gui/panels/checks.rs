@@ -217,14 +217,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 /// A header cell that sorts by `by`; a second click reverses the order.
 fn sort_header(ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, by: ResultSort) {
     let t = &mut app.triage;
-    let arrow = if t.sort != by {
-        ""
-    } else if t.descending {
-        " ▼"
-    } else {
-        " ▲"
-    };
-    if ui.add(egui::Button::new(egui::RichText::new(format!("{label}{arrow}")).strong()).frame(false)).clicked() {
+    if super::sort_button(ui, label, (t.sort == by).then_some(!t.descending)) {
         if t.sort == by {
             t.descending = !t.descending;
         } else {

@@ -57,8 +57,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ascending { o } else { o.reverse() }
         });
         let header = |ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, col: SortBy| {
-            let arrow = if app.sort.0 == col { if app.sort.1 { " ▲" } else { " ▼" } } else { "" };
-            if ui.button(egui::RichText::new(format!("{label}{arrow}")).strong()).clicked() {
+            if super::sort_button(ui, label, (app.sort.0 == col).then_some(app.sort.1)) {
                 app.sort = (col, if app.sort.0 == col { !app.sort.1 } else { true });
             }
         };

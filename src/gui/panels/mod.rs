@@ -41,3 +41,14 @@ pub fn thousands(n: u64) -> String {
 pub fn file_name(path: &str) -> String {
     std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
+
+/// A table header that sorts: its label with ▲ (ascending) or ▼ (descending) when the
+/// table is sorted by it (`order`); true when clicked.
+pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>) -> bool {
+    let arrow = match order {
+        Some(true) => " ▲",
+        Some(false) => " ▼",
+        None => "",
+    };
+    ui.button(eframe::egui::RichText::new(format!("{label}{arrow}")).strong()).clicked()
+}
