@@ -387,8 +387,7 @@ fn findings(
 
 fn evidence(db: &Path, id: i64, out: &Path) -> Result<ExitCode> {
     let corpus = open(db)?;
-    let zip = zhiwen::report::evidence::package(corpus.store(), id)?;
-    std::fs::write(out, zip).with_context(|| format!("cannot write {}", out.display()))?;
+    zhiwen::report::evidence::write_package(corpus.store(), id, out)?;
     eprintln!("evidence for finding {id} written to {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -304,9 +304,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 publish_findings(&corpus, &emit);
             }
             Command::ExportEvidence(id, path) => {
-                let written = crate::report::evidence::package(corpus.store(), id).and_then(|zip| {
-                    std::fs::write(&path, zip).map_err(|source| crate::Error::Io { path: path.clone(), source })
-                });
+                let written = crate::report::evidence::write_package(corpus.store(), id, &path);
                 emit.send(match written {
                     Ok(()) => Event::Info(format!("evidence of finding {id}: {}", path.display())),
                     Err(e) => Event::Failed(e.to_string()),

@@ -104,3 +104,15 @@ pub fn package(store: &Store, id: i64) -> crate::Result<Vec<u8>> {
     });
     evidence_zip(&finding, &html).map_err(|e| crate::Error::Parameter(format!("finding {id}: {e}")))
 }
+
+/// Writes the evidence package of finding `id` to `path` whole or not at all: into a
+/// temporary file beside it, then renamed, so a reader (or a crash) never sees half a zip.
+pub fn write_package(store: &Store, id: i64, path: &std::path::Path) -> crate::Result<()> {
+    let zip = package(store, id)?;
+    let io = |source| crate::Error::Io { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    tmp.write_all(&zip).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
