@@ -328,3 +328,34 @@ fn web_findings_are_kept_once_and_export_as_verifiable_evidence() {
     assert_eq!(findings_json(dir.path(), &[]).len(), 1);
     zhiwen(dir.path()).args(["evidence", &split_id, "--out"]).arg(&zip_path).assert().code(2);
 }
+
+/// Ctrl-C while a site is followed: the page in hand finishes, the chapters checked so far
+/// are reported and kept as findings, and the rest is not fetched.
+#[test]
+fn ctrl_c_while_following_a_site_keeps_what_was_checked() {
+    let dir = imported();
+    let site = serve();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zhiwen"))
+        .env("ZHIWEN_DB", dir.path().join("corpus.sqlite"))
+        .args(["check", "--json", "--proxy", "none", "--delay", "1", "--follow"])
+        .arg(format!("{}/book/1/", site.base))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the second chapter's request, then interrupt.
+    let started = Instant::now();
+    while !site.paths().iter().any(|p| p == "/book/1/2.html") {
+        assert!(started.elapsed() < Duration::from_secs(30), "{:?}", site.paths());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let checked = json["suspects"].as_array().unwrap().len();
+    assert!((1..4).contains(&checked), "{checked} chapters: {json}");
+    assert!(!site.paths().iter().any(|p| p == "/book/1/4.html"), "{:?}", site.paths());
+    let ok = json["suspects"].as_array().unwrap().iter().filter(|s| s["error"].is_null()).count();
+    assert_eq!(findings_json(dir.path(), &[]).len(), ok);
+}

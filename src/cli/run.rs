@@ -92,15 +92,7 @@ fn doctor(db: &Path) -> Result<ExitCode> {
 
 fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<ExitCode> {
     let mut corpus = open(db)?;
-    let cancel = Cancel::new();
-    let on_ctrl_c = cancel.clone();
-    // A second Ctrl-C while we finish the current batch kills the process as usual.
-    let _ = ctrlc::set_handler(move || {
-        if on_ctrl_c.is_cancelled() {
-            std::process::exit(130);
-        }
-        on_ctrl_c.cancel();
-    });
+    let cancel = cancel_on_ctrl_c();
     let bar = Bar::new(quiet);
     let opts = ImportOptions { batch_files: batch, ..ImportOptions::default() };
     // The engine's last progress (Stage::Done) clears the bar.
@@ -172,6 +164,20 @@ struct Outputs {
     report: Option<PathBuf>,
     csv: Option<PathBuf>,
     pan: Option<PathBuf>,
+}
+
+/// A flag Ctrl-C sets: the work in hand finishes (a batch, a page) and what is done is
+/// kept. A second Ctrl-C kills the process as usual.
+fn cancel_on_ctrl_c() -> Cancel {
+    let cancel = Cancel::new();
+    let on_ctrl_c = cancel.clone();
+    let _ = ctrlc::set_handler(move || {
+        if on_ctrl_c.is_cancelled() {
+            std::process::exit(130);
+        }
+        on_ctrl_c.cancel();
+    });
+    cancel
 }
 
 /// Records checks in the findings library; on a read-only store says so once and goes on.
@@ -280,7 +286,8 @@ fn check_cmd(
     }
     if !urls.is_empty() {
         let urls: Vec<String> = urls.iter().map(|u| u.to_string_lossy().into_owned()).collect();
-        let cancel = zhiwen::Cancel::new();
+        // Ctrl-C stops after the page being fetched; what was checked is reported and kept.
+        let cancel = cancel_on_ctrl_c();
         let progress = |url: &str| eprintln!("fetching {url}");
         for mut w in corpus.check_urls(&urls, &web_options(web)?, &opts, &progress, &cancel)? {
             if let Some(suspect) = &w.suspect {
