@@ -181,3 +181,34 @@ fn a_cjk_pdf_is_read_through_its_cid_fonts_and_found() {
     assert!(top["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{top}");
     assert!(json["suspects"][0]["similarity"].as_f64().unwrap() > 0.9);
 }
+
+#[test]
+fn pdfs_in_standard_cjk_fonts_with_predefined_cmaps_are_read_and_found() {
+    // reportlab's STSong-Light and MSung-Light: not embedded, Encoding /UniGB-UCS2-H, no
+    // ToUnicode map (pdf-extract panicked on them: "damaged PDF").
+    let dir = imported();
+    let pdfs = [fixtures().join("formats/xiyouji_000_stsong.pdf"), fixtures().join("formats/xiyouji_000_msung.pdf")];
+    let text = read_text(&pdfs[0]);
+    assert!(text.contains("诗曰："), "{}", &text[..300]);
+    assert!(!text.contains("诗 曰"), "no spaces between ideographs");
+    let (json, code) = check_json(dir.path(), &pdfs);
+    assert_eq!(code, 0);
+    for s in json["suspects"].as_array().unwrap() {
+        assert!(s["sources"][0]["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{s}");
+        assert!(s["similarity"].as_f64().unwrap() >= 0.9, "{s}");
+    }
+}
+
+#[test]
+fn a_pdf_with_an_unknown_cmap_gets_one_truthful_message_and_no_panic_output() {
+    let dir = imported();
+    let pdf = fixtures().join("formats/hostile_unknown_cmap.pdf");
+    let out = zhiwen(dir.path()).args(["check", "--json"]).arg(&pdf).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = json["suspects"][0]["error"].as_str().unwrap();
+    assert!(error.contains("font encoding Zhiwen cannot read (Zhiwen-XX-H1)"), "{error}");
+    assert!(!error.contains("damaged"), "{error}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -417,7 +417,7 @@ fn check_text_with(index: &Index, store: &Store, path: &str, text: &str, opts: &
 
 fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOptions) -> Result<Checked> {
     let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
-    let decoded = match std::panic::catch_unwind(|| decode::decode_file(path)) {
+    let decoded = match decode::catch_quietly(|| decode::decode_file(path)) {
         Ok(Ok(d)) => d,
         Ok(Err(e)) => return Ok(Checked { report: SuspectReport::failed(shown, e.to_string()), text: None }),
         Err(_) => {

@@ -180,7 +180,7 @@ pub(crate) fn import_into(
                 if cancel.is_cancelled() {
                     return None;
                 }
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let result = decode::catch_quietly(|| {
                     let canonical = canonical_path(path)?;
                     let bytes = decode::read_limited(path)?;
                     if let Some((_, hash, size)) = known.get(&canonical)
@@ -190,7 +190,7 @@ pub(crate) fn import_into(
                         return Ok(Prepared::Unchanged(path.clone()));
                     }
                     prepare_document(canonical, &bytes, &params).map(Prepared::New)
-                }));
+                });
                 let prepared = match result {
                     Ok(Ok(p)) => p,
                     Ok(Err(e)) => Prepared::Failed(path.clone(), reason_of(e, path)),

@@ -15,6 +15,7 @@
 
 mod archive;
 mod html;
+mod pdf_cmap;
 mod text;
 
 use crate::{Error, Result};
@@ -96,12 +97,19 @@ fn pdf_text(bytes: &[u8]) -> Result<String, String> {
             doc.decrypt("").map_err(|_| "the PDF is encrypted with a password".to_string())?;
         }
         check_page_tree(&doc)?;
+        if let Some(name) = pdf_cmap::unknown_cmap(&doc) {
+            return Err(format!("the PDF uses a font encoding Zhiwen cannot read ({name})"));
+        }
+        // Standard CJK fonts with predefined CMaps: pdf-extract cannot read them.
+        if pdf_cmap::uses_predefined_cmaps(&doc) {
+            return pdf_cmap::text(&doc);
+        }
         let mut text = String::new();
         pdf_extract::output_doc(&doc, &mut pdf_extract::PlainTextOutput::new(&mut text))
             .map_err(|e| format!("cannot read the PDF: {e}"))?;
         Ok(text)
     };
-    let text = std::panic::catch_unwind(read).map_err(|_| "damaged PDF (the reader failed on it)".to_string())??;
+    let text = catch_quietly(read).map_err(|_| "damaged PDF (the reader failed on it)".to_string())??;
     Ok(text
         .chars()
         .flat_map(|c| {
@@ -128,6 +136,30 @@ fn check_page_tree(doc: &pdf_extract::Document) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+thread_local! {
+    /// Set while this thread runs a decoder under [`catch_quietly`].
+    static QUIET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs a decoder, catching a panic (a parser's bug on hostile input) without the panic
+/// message and backtrace on the terminal: the caller turns it into one message naming the
+/// file. Panics elsewhere still print as usual.
+pub fn catch_quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(|q| q.get()) == 0 {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(q.get() + 1));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(q.get() - 1));
+    result
 }
 
 /// Reads and decodes one file.
@@ -241,6 +273,14 @@ pub fn title_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_caught_decoder_panic_is_an_error_and_the_quiet_flag_is_reset() {
+        let caught = catch_quietly(|| -> u32 { panic!("a parser bug") });
+        assert!(caught.is_err());
+        assert_eq!(QUIET.with(|q| q.get()), 0);
+        assert_eq!(catch_quietly(|| 7).unwrap(), 7);
+    }
 
     #[test]
     fn a_pdf_whose_page_tree_loops_is_refused_not_followed_forever() {
