@@ -335,7 +335,7 @@ fn web_findings_are_kept_once_and_export_as_verifiable_evidence() {
 fn ctrl_c_while_following_a_site_keeps_what_was_checked() {
     let dir = imported();
     let site = serve();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zhiwen"))
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zhiwen"))
         .env("ZHIWEN_DB", dir.path().join("corpus.sqlite"))
         .args(["check", "--json", "--proxy", "none", "--delay", "1", "--follow"])
         .arg(format!("{}/book/1/", site.base))
