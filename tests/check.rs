@@ -212,3 +212,24 @@ fn a_pdf_with_an_unknown_cmap_gets_one_truthful_message_and_no_panic_output() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn odt_and_rtf_written_by_libreoffice_find_their_source_and_an_rtf_bomb_is_refused() {
+    let dir = imported();
+    let files =
+        [fixtures().join("formats/hongloumeng_000_start.odt"), fixtures().join("formats/hongloumeng_000_start.rtf")];
+    let (json, code) = check_json(dir.path(), &files);
+    assert_eq!(code, 0);
+    for s in json["suspects"].as_array().unwrap() {
+        assert!(s["sources"][0]["path"].as_str().unwrap().ends_with("hongloumeng_000.txt"), "{s}");
+        assert!(s["similarity"].as_f64().unwrap() >= 0.9, "{s}");
+    }
+    // Groups nested a million deep: one message, the other file still checked.
+    let bomb = dir.path().join("bomb.rtf");
+    std::fs::write(&bomb, format!("{{\\rtf1 {}x{}}}", "{".repeat(1_000_000), "}".repeat(1_000_000))).unwrap();
+    let out = zhiwen(dir.path()).args(["check", "--json"]).arg(&bomb).arg(&files[1]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["suspects"][0]["error"].as_str().unwrap().contains("refused as hostile"), "{json}");
+    assert!(json["suspects"][1]["similarity"].as_f64().unwrap() >= 0.9);
+}

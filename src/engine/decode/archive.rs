@@ -125,6 +125,37 @@ pub fn docx_text(bytes: &[u8]) -> Result<String, String> {
     Ok(text)
 }
 
+/// The paragraphs of an ODT (OpenDocument text): `content.xml`'s `text:p` and `text:h`,
+/// with `text:s` (spaces), `text:tab` and `text:line-break`.
+pub fn odt_text(bytes: &[u8]) -> Result<String, String> {
+    let mut ar = Archive::open(bytes, "ODT")?;
+    let xml = ar.read("content.xml")?.ok_or("not a valid ODT (no content.xml)")?;
+    let mut reader = quick_xml::Reader::from_reader(xml.as_slice());
+    let mut buf = Vec::new();
+    let (mut text, mut depth) = (String::new(), 0usize); // depth: open text:p / text:h
+    loop {
+        match reader.read_event_into(&mut buf).map_err(|e| format!("damaged content.xml: {e}"))? {
+            Event::Start(e) if matches!(local(e.name().as_ref()), "p" | "h") => depth += 1,
+            Event::End(e) if matches!(local(e.name().as_ref()), "p" | "h") => {
+                depth = depth.saturating_sub(1);
+                text.push('\n');
+            }
+            Event::Empty(e) if depth > 0 => match local(e.name().as_ref()) {
+                "s" => text.push(' '),
+                "tab" => text.push('\t'),
+                "line-break" => text.push('\n'),
+                _ => {}
+            },
+            Event::Text(t) if depth > 0 => text.push_str(&t.xml10_content()),
+            Event::GeneralRef(r) if depth > 0 => text.push_str(&resolve_entity(&r.xml10_content())),
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    Ok(text)
+}
+
 /// `amp` → `&`, `#x4E00` → `一`; unknown entities are kept as written.
 fn resolve_entity(name: &str) -> String {
     let c = match name {

@@ -16,6 +16,7 @@
 mod archive;
 mod html;
 mod pdf_cmap;
+mod rtf;
 mod text;
 
 use crate::{Error, Result};
@@ -30,7 +31,7 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Extensions imported when walking a folder. Files named explicitly are always tried.
 pub const FOLDER_EXTENSIONS: &[&str] =
-    &["txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "pdf"];
+    &["txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "odt", "rtf", "pdf"];
 
 /// What a file holds, from its extension or, failing that, its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +40,8 @@ enum Format {
     Html,
     Epub,
     Docx,
+    Odt,
+    Rtf,
     Pdf,
 }
 
@@ -49,6 +52,8 @@ fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
         Some("html" | "htm" | "xhtml") => Format::Html,
         Some("epub") => Format::Epub,
         Some("docx") => Format::Docx,
+        Some("odt") => Format::Odt,
+        Some("rtf") => Format::Rtf,
         Some("pdf") => Format::Pdf,
         _ => sniff(bytes)?,
     })
@@ -58,15 +63,20 @@ fn sniff(bytes: &[u8]) -> Result<Format, String> {
     if bytes.starts_with(b"%PDF-") {
         return Ok(Format::Pdf);
     }
+    if bytes.starts_with(b"{\\rtf") {
+        return Ok(Format::Rtf);
+    }
     if bytes.starts_with(b"PK\x03\x04") {
         let head = &bytes[..bytes.len().min(64 * 1024)];
         let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
         return if has(b"word/document.xml") {
             Ok(Format::Docx)
+        } else if has(b"application/vnd.oasis.opendocument.text") {
+            Ok(Format::Odt)
         } else if has(b"application/epub+zip") || has(b"META-INF/container.xml") {
             Ok(Format::Epub)
         } else {
-            Err("a zip archive that is neither EPUB nor DOCX".into())
+            Err("a zip archive that is neither EPUB, DOCX nor ODT".into())
         };
     }
     let start = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]).to_ascii_lowercase();
@@ -186,6 +196,8 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
         Format::Docx => {
             Decoded { text: archive::docx_text(bytes).map_err(fail)?, encoding: "DOCX", warnings: Vec::new() }
         }
+        Format::Odt => Decoded { text: archive::odt_text(bytes).map_err(fail)?, encoding: "ODT", warnings: Vec::new() },
+        Format::Rtf => Decoded { text: rtf::rtf_text(bytes).map_err(fail)?, encoding: "RTF", warnings: Vec::new() },
         Format::Pdf => Decoded { text: pdf_text(bytes).map_err(fail)?, encoding: "PDF", warnings: Vec::new() },
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
@@ -322,7 +334,7 @@ mod tests {
         let pdf = decode_bytes(Path::new("x.pdf"), b"%PDF-1.7 ...").unwrap_err().to_string();
         assert!(pdf.contains("x.pdf") && pdf.contains("PDF"), "{pdf}");
         let zip = archive::tests::zip_of(&[("photo.jpg", "x")]);
-        assert!(decode_bytes(Path::new("x.zip"), &zip).unwrap_err().to_string().contains("neither EPUB nor DOCX"));
+        assert!(decode_bytes(Path::new("x.zip"), &zip).unwrap_err().to_string().contains("neither EPUB, DOCX nor ODT"));
         // A fake EPUB (not a zip at all).
         assert!(
             decode_bytes(Path::new("fake.epub"), b"PK\x03\x04garbage")
