@@ -233,3 +233,22 @@ fn odt_and_rtf_written_by_libreoffice_find_their_source_and_an_rtf_bomb_is_refus
     assert!(json["suspects"][0]["error"].as_str().unwrap().contains("refused as hostile"), "{json}");
     assert!(json["suspects"][1]["similarity"].as_f64().unwrap() >= 0.9);
 }
+
+#[test]
+fn kindle_ebooks_made_by_calibre_find_their_source_and_a_truncated_one_says_so() {
+    let dir = imported();
+    let files = [
+        fixtures().join("formats/sanguoyanyi_002_start.mobi"),
+        fixtures().join("formats/sanguoyanyi_002_start.azw3"),
+        fixtures().join("formats/hostile_truncated.mobi"),
+    ];
+    let (json, code) = check_json(dir.path(), &files);
+    assert_eq!(code, 1);
+    let suspects = json["suspects"].as_array().unwrap();
+    for s in &suspects[..2] {
+        assert!(s["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_002.txt"), "{s}");
+        assert!(s["similarity"].as_f64().unwrap() >= 0.9, "{s}");
+    }
+    let error = suspects[2]["error"].as_str().unwrap();
+    assert!(error.contains("hostile_truncated.mobi: damaged Kindle ebook (truncated"), "{error}");
+}

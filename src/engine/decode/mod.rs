@@ -15,6 +15,7 @@
 
 mod archive;
 mod html;
+mod mobi;
 mod pdf_cmap;
 mod rtf;
 mod text;
@@ -30,8 +31,9 @@ pub use text::decode_text_bytes;
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Extensions imported when walking a folder. Files named explicitly are always tried.
-pub const FOLDER_EXTENSIONS: &[&str] =
-    &["txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "odt", "rtf", "pdf"];
+pub const FOLDER_EXTENSIONS: &[&str] = &[
+    "txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "odt", "rtf", "pdf", "mobi", "azw", "azw3",
+];
 
 /// What a file holds, from its extension or, failing that, its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +45,7 @@ enum Format {
     Odt,
     Rtf,
     Pdf,
+    Mobi,
 }
 
 fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
@@ -54,6 +57,7 @@ fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
         Some("docx") => Format::Docx,
         Some("odt") => Format::Odt,
         Some("rtf") => Format::Rtf,
+        Some("mobi" | "azw" | "azw3" | "prc") => Format::Mobi,
         Some("pdf") => Format::Pdf,
         _ => sniff(bytes)?,
     })
@@ -65,6 +69,10 @@ fn sniff(bytes: &[u8]) -> Result<Format, String> {
     }
     if bytes.starts_with(b"{\\rtf") {
         return Ok(Format::Rtf);
+    }
+    // A Palm database whose type/creator is BOOKMOBI.
+    if bytes.get(60..68) == Some(b"BOOKMOBI") {
+        return Ok(Format::Mobi);
     }
     if bytes.starts_with(b"PK\x03\x04") {
         let head = &bytes[..bytes.len().min(64 * 1024)];
@@ -128,6 +136,13 @@ fn pdf_text(bytes: &[u8]) -> Result<String, String> {
             folded
         })
         .collect())
+}
+
+/// The text of a Kindle ebook (MOBI, AZW3): its records are HTML, read like an HTML file.
+fn mobi_text(bytes: &[u8]) -> Result<String, String> {
+    let markup = catch_quietly(|| mobi::mobi_markup(bytes))
+        .map_err(|_| "damaged Kindle ebook (the reader failed on it)".to_string())??;
+    Ok(html::html_to_text(&markup))
 }
 
 /// Refuses a PDF whose pages' `/Parent` chains loop or run deeper than any real file:
@@ -199,6 +214,7 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
         Format::Odt => Decoded { text: archive::odt_text(bytes).map_err(fail)?, encoding: "ODT", warnings: Vec::new() },
         Format::Rtf => Decoded { text: rtf::rtf_text(bytes).map_err(fail)?, encoding: "RTF", warnings: Vec::new() },
         Format::Pdf => Decoded { text: pdf_text(bytes).map_err(fail)?, encoding: "PDF", warnings: Vec::new() },
+        Format::Mobi => Decoded { text: mobi_text(bytes).map_err(fail)?, encoding: "MOBI", warnings: Vec::new() },
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
         return Err(Error::decode(path, "the file has no text (no letters, digits or Han characters)"));
