@@ -103,10 +103,17 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
         }
         w.finish().unwrap();
     }
+    // A PDF whose font names a CMap that does not exist, a truncated Kindle book, an RTF of
+    // groups nested a million deep.
+    std::fs::copy(fixtures().join("formats/hostile_unknown_cmap.pdf"), bad.join("cmap.pdf")).unwrap();
+    std::fs::copy(fixtures().join("formats/hostile_truncated.mobi"), bad.join("cut.mobi")).unwrap();
+    std::fs::write(bad.join("deep.rtf"), format!("{{\\rtf1 {}x{}}}", "{".repeat(1 << 20), "}".repeat(1 << 20)))
+        .unwrap();
     let out = zhiwen(dir.path()).args(["import", "--quiet"]).arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let summary = String::from_utf8_lossy(&out.stderr);
-    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 11"), "{summary}");
+    assert!(summary.contains("imported 1, replaced 0, unchanged 0, failed 14"), "{summary}");
+    assert!(!summary.contains("panicked"), "a caught decoder panic prints nothing: {summary}");
     for (file, reason) in [
         ("binary.txt", "binary file"),
         ("empty.txt", "the file is empty"),
@@ -119,6 +126,9 @@ fn hostile_inputs_each_get_one_message_and_the_good_files_are_imported() {
         ("bomb.docx", "zip bomb"),
         ("unreadable.txt", "Input/output error"),
         ("pipe.txt", "not a regular file"),
+        ("cmap.pdf", "font encoding Zhiwen cannot read"),
+        ("cut.mobi", "damaged Kindle ebook (truncated"),
+        ("deep.rtf", "refused as hostile"),
     ] {
         let line =
             summary.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("no line for {file}: {summary}"));
