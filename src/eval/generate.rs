@@ -252,6 +252,150 @@ pub fn swap_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
     chars.into_iter().collect()
 }
 
+/// The chapter as an RTF document in code page 936: Han characters as GBK `\'hh` bytes (as
+/// Chinese Word and WPS write them), anything GBK lacks as `\uN`.
+pub fn rtf(text: &str) -> Vec<u8> {
+    let mut out = String::from("{\\rtf1\\ansi\\ansicpg936{\\fonttbl{\\f0\\fnil SimSun;}}\\f0 ");
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\par\n"),
+            '\\' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_ascii() => out.push(c),
+            c => {
+                let mut utf8 = [0; 4];
+                let (bytes, _, unmappable) = encoding_rs::GBK.encode(c.encode_utf8(&mut utf8));
+                if unmappable {
+                    out.push_str(&format!("\\u{}?", c as u32 as i16));
+                } else {
+                    bytes.iter().for_each(|b| out.push_str(&format!("\\'{b:02x}")));
+                }
+            }
+        }
+    }
+    out.push('}');
+    out.into_bytes()
+}
+
+/// The chapter as an ODT document: one `text:p` per line.
+pub fn odt(text: &str) -> Vec<u8> {
+    use std::io::Write;
+    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document-content \
+         xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" \
+         xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:text>",
+    );
+    for line in text.lines() {
+        xml += &format!("<text:p>{}</text:p>", escape(line));
+    }
+    xml += "</office:text></office:body></office:document-content>";
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    zip.start_file("mimetype", stored).expect("zip in memory");
+    zip.write_all(b"application/vnd.oasis.opendocument.text").expect("zip in memory");
+    zip.start_file("content.xml", stored).expect("zip in memory");
+    zip.write_all(xml.as_bytes()).expect("zip in memory");
+    zip.finish().expect("zip in memory").into_inner()
+}
+
+/// The chapter as a PDF the way Chinese PDF tools write it: the standard, non-embedded
+/// STSong-Light with Adobe's predefined `UniGB-UCS2-H` CMap, no ToUnicode map; 30
+/// characters a line, 50 lines a page.
+pub fn pdf(text: &str) -> Vec<u8> {
+    let lines: Vec<String> = text
+        .lines()
+        .flat_map(|l| l.chars().collect::<Vec<_>>().chunks(30).map(|c| c.iter().collect()).collect::<Vec<String>>())
+        .collect();
+    let pages: Vec<&[String]> = lines.chunks(50).collect();
+    let mut objects: Vec<String> = vec![
+        String::new(), // 1: catalog, filled below
+        String::new(), // 2: pages
+        "<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [4 0 R] >>"
+            .into(),
+        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) \
+         /Ordering (GB1) /Supplement 2 >> /FontDescriptor 5 0 R >>"
+            .into(),
+        "<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900] /ItalicAngle 0 \
+         /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>"
+            .into(),
+    ];
+    let mut kids = Vec::new();
+    for page in &pages {
+        let mut content = String::from("BT /F1 12 Tf 14 TL 40 800 Td\n");
+        for line in page.iter() {
+            let hex: String = line.encode_utf16().map(|u| format!("{u:04X}")).collect();
+            content += &format!("<{hex}> Tj T*\n");
+        }
+        content += "ET";
+        objects.push(format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()));
+        let contents = objects.len();
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> \
+             /Contents {contents} 0 R >>"
+        ));
+        kids.push(format!("{} 0 R", objects.len()));
+    }
+    objects[0] = "<< /Type /Catalog /Pages 2 0 R >>".into();
+    objects[1] = format!("<< /Type /Pages /Kids [{}] /Count {} >>", kids.join(" "), kids.len());
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+/// The chapter as a Kindle book (MOBI, uncompressed records of HTML, UTF-8).
+pub fn mobi(text: &str) -> Vec<u8> {
+    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let html: String = std::iter::once("<html><head></head><body>".to_string())
+        .chain(text.lines().map(|l| format!("<p>{}</p>", escape(l))))
+        .chain(std::iter::once("</body></html>".to_string()))
+        .collect();
+    let body = html.as_bytes();
+    let chunks: Vec<&[u8]> = body.chunks(4096).collect();
+    let mut r0 = Vec::new();
+    r0.extend_from_slice(&1u16.to_be_bytes()); // no compression
+    r0.extend_from_slice(&0u16.to_be_bytes());
+    r0.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    r0.extend_from_slice(&(chunks.len() as u16).to_be_bytes());
+    r0.extend_from_slice(&4096u16.to_be_bytes());
+    r0.extend_from_slice(&0u16.to_be_bytes()); // no encryption
+    r0.extend_from_slice(&0u16.to_be_bytes());
+    let mut header = vec![0u8; 0xE8];
+    header[..4].copy_from_slice(b"MOBI");
+    header[4..8].copy_from_slice(&0xE8u32.to_be_bytes());
+    header[8..12].copy_from_slice(&2u32.to_be_bytes()); // a book
+    header[12..16].copy_from_slice(&65001u32.to_be_bytes()); // UTF-8
+    r0.extend_from_slice(&header);
+    let records: Vec<&[u8]> = std::iter::once(r0.as_slice()).chain(chunks).collect();
+    let mut out = vec![0u8; 78];
+    out[..7].copy_from_slice(b"chapter");
+    out[60..68].copy_from_slice(b"BOOKMOBI");
+    out[76..78].copy_from_slice(&(records.len() as u16).to_be_bytes());
+    let mut offset = 78 + 8 * records.len() + 2;
+    for (i, r) in records.iter().enumerate() {
+        out.extend_from_slice(&(offset as u32).to_be_bytes());
+        out.extend_from_slice(&(i as u32 * 2).to_be_bytes());
+        offset += r.len();
+    }
+    out.extend_from_slice(&[0, 0]);
+    records.iter().for_each(|r| out.extend_from_slice(r));
+    out
+}
+
 /// A random passage of about `len` characters of English `text`, from the start of a word
 /// to the end of one, as a char range.
 pub fn pick_passage_en(text: &str, len: usize, rng: &mut fastrand::Rng) -> Option<Range<usize>> {
@@ -381,6 +525,26 @@ mod tests {
         let r = pick_passage_en(&en.repeat(10), 60, &mut rng).unwrap();
         let piece = char_slice(&en.repeat(10), r);
         assert!(piece.starts_with(char::is_alphanumeric) && piece.ends_with(char::is_alphanumeric), "{piece}");
+    }
+
+    #[test]
+    fn every_generated_format_decodes_back_to_the_chapter() {
+        use crate::engine::decode::decode_bytes;
+        let han = |s: &str| s.chars().filter(|&c| is_han(c)).collect::<String>();
+        for (ext, bytes) in [("rtf", rtf(TEXT)), ("odt", odt(TEXT)), ("pdf", pdf(TEXT)), ("mobi", mobi(TEXT))] {
+            let decoded = decode_bytes(std::path::Path::new(&format!("c.{ext}")), &bytes).unwrap();
+            assert_eq!(han(&decoded.text), han(TEXT), "{ext}: {}", decoded.text);
+        }
+    }
+
+    #[test]
+    fn a_drm_protected_kindle_book_is_refused_by_name() {
+        use crate::engine::decode::decode_bytes;
+        let mut book = mobi(TEXT);
+        let r0 = u32::from_be_bytes(book[78..82].try_into().unwrap()) as usize;
+        book[r0 + 13] = 2; // PalmDOC encryption: MobiPocket DRM
+        let e = decode_bytes(std::path::Path::new("book.mobi"), &book).unwrap_err().to_string();
+        assert!(e.contains("protected by DRM"), "{e}");
     }
 
     #[test]

@@ -243,6 +243,7 @@ const KINDS: &[Kind] = &[
     Kind { name: "shuffled", positive: true },
     Kind { name: "gb18030", positive: true },
     Kind { name: "html", positive: true },
+    Kind { name: "formats", positive: true },
     Kind { name: "combined", positive: true },
     Kind { name: "excerpt", positive: true },
     Kind { name: "compilation", positive: true },
@@ -334,6 +335,17 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     text: Err(bytes.into_owned()),
                     ..whole(format!("{}#{i}.html", short(path)), path, text, String::new())
                 }
+            }
+            "formats" => {
+                // PDF in a standard CJK font with a predefined CMap, MOBI, RTF (GBK bytes), ODT.
+                let (path, text) = pick(rng);
+                let (ext, bytes) = match i % 4 {
+                    0 => ("pdf", generate::pdf(text)),
+                    1 => ("mobi", generate::mobi(text)),
+                    2 => ("rtf", generate::rtf(text)),
+                    _ => ("odt", generate::odt(text)),
+                };
+                Case { text: Err(bytes), ..whole(format!("{}#{i}.{ext}", short(path)), path, text, String::new()) }
             }
             "gb18030" => {
                 let (path, text) = pick(rng);

@@ -217,6 +217,12 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
         Format::Mobi => Decoded { text: mobi_text(bytes).map_err(fail)?, encoding: "MOBI", warnings: Vec::new() },
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
+        if decoded.encoding == "PDF" {
+            return Err(Error::decode(
+                path,
+                "the PDF has no text (scanned pages are images; Zhiwen does not read images)",
+            ));
+        }
         return Err(Error::decode(path, "the file has no text (no letters, digits or Han characters)"));
     }
     Ok(decoded)
