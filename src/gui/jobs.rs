@@ -376,6 +376,7 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
         let report = SuspectReport::unreadable(&path, &reason);
         emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
     }
+    let mut told = false;
     for file in files {
         let (outcome, text) = match checker.check_file(&file, &opts) {
             Ok(checked) => {
@@ -402,8 +403,12 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
                 fetched_at: crate::engine::time::now(),
                 bytes,
             };
-            if let Err(e) = checker.record_finding(FindingKind::File, &[page], &text, &report, &opts) {
-                emit.send(Event::Failed(format!("{}: finding not kept: {e}", report.path)));
+            if let Err(e) = checker.record_finding(FindingKind::File, &[page], &text, &report, &opts)
+                && !told
+            {
+                // Once per batch: on a read-only store every file would say the same.
+                emit.send(Event::Failed(format!("findings not kept: {e}")));
+                told = true;
             }
         }
     }
