@@ -263,23 +263,16 @@ fn check_cmd(
         .map(|(path, reason)| zhiwen::engine::corpus::Checked {
             report: zhiwen::SuspectReport::unreadable(path, reason),
             text: None,
+            page: None,
         })
         .collect();
     let mut library = Library::default();
     for file in &files {
-        let c = corpus.check_file_full(file, &opts)?;
+        let mut c = corpus.check_file_full(file, &opts)?;
         if !json {
             println!("{}", render::check_table(&c.report));
         }
-        if let (Some(text), Ok(bytes)) = (&c.text, zhiwen::engine::decode::read_limited(file)) {
-            let page = zhiwen::engine::store::CapturedPage {
-                url: c.report.path.clone(),
-                final_url: c.report.path.clone(),
-                status: None,
-                headers: Vec::new(),
-                fetched_at: zhiwen::engine::time::now(),
-                bytes,
-            };
+        if let (Some(text), Some(page)) = (&c.text, c.page.take()) {
             library.record(&mut corpus, FindingKind::File, &[page], text, &c.report, &opts)?;
         }
         checked.push(c);
@@ -302,7 +295,11 @@ fn check_cmd(
             } else if !json {
                 println!("{}", render::check_table(&w.report));
             }
-            checked.push(zhiwen::engine::corpus::Checked { report: w.report, text: w.suspect.map(|s| s.text) });
+            checked.push(zhiwen::engine::corpus::Checked {
+                report: w.report,
+                text: w.suspect.map(|s| s.text),
+                page: None,
+            });
         }
     }
     let stats = corpus.store().stats()?;

@@ -181,10 +181,12 @@ impl Corpus {
     }
 }
 
-/// A checked file: the report and, when it could be read, the extracted text.
+/// A checked file: the report and, when it could be read, the extracted text and the bytes
+/// as read (what the findings library keeps: read once, so text and bytes always agree).
 pub struct Checked {
     pub report: SuspectReport,
     pub text: Option<String>,
+    pub page: Option<CapturedPage>,
 }
 
 /// A checked web suspect: its report (with its origin) and the pages it was read from.
@@ -303,7 +305,7 @@ pub fn web_origin(suspect: &WebSuspect) -> WebOrigin {
         url: suspect.url.clone(),
         final_url: suspect.final_url().to_string(),
         fetched_at: crate::engine::time::rfc3339(suspect.pages.first().map_or(0, |p| p.fetched_at)),
-        sha256: findings::sha256_of(&captured(suspect)),
+        sha256: findings::sha256_of(suspect.pages.iter().map(|p| p.bytes.as_slice())),
         finding_id: None,
     }
 }
@@ -417,16 +419,19 @@ fn check_text_with(index: &Index, store: &Store, path: &str, text: &str, opts: &
 
 fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOptions) -> Result<Checked> {
     let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
-    let decoded = match decode::catch_quietly(|| decode::decode_file(path)) {
-        Ok(Ok(d)) => d,
-        Ok(Err(e)) => return Ok(Checked { report: SuspectReport::failed(shown, e.to_string()), text: None }),
-        Err(_) => {
-            let error = format!("{}: internal error while reading", path.display());
-            return Ok(Checked { report: SuspectReport::failed(shown, error), text: None });
-        }
+    let read = decode::catch_quietly(|| {
+        let bytes = decode::read_limited(path)?;
+        decode::decode_bytes(path, &bytes).map(|d| (bytes, d))
+    });
+    let failed =
+        |error: String| Checked { report: SuspectReport::failed(shown.clone(), error), text: None, page: None };
+    let (bytes, decoded) = match read {
+        Ok(Ok(read)) => read,
+        Ok(Err(e)) => return Ok(failed(e.to_string())),
+        Err(_) => return Ok(failed(format!("{}: internal error while reading", path.display()))),
     };
     let report = check_text_with(index, store, &shown, &decoded.text, opts)?;
-    Ok(Checked { report, text: Some(decoded.text) })
+    Ok(Checked { page: Some(CapturedPage::file(&shown, bytes)), report, text: Some(decoded.text) })
 }
 
 impl Sources for Store {

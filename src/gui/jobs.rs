@@ -7,8 +7,8 @@
 
 use crate::engine::corpus::{Checker, WebCheckOptions};
 use crate::engine::import::collect_files;
-use crate::engine::store::{CapturedPage, FindingInfo, FindingKind};
 use crate::engine::store::{DocumentInfo, StoreStats};
+use crate::engine::store::{FindingInfo, FindingKind};
 use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -378,12 +378,12 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
     }
     let mut told = false;
     for file in files {
-        let (outcome, text) = match checker.check_file(&file, &opts) {
+        let (outcome, kept) = match checker.check_file(&file, &opts) {
             Ok(checked) => {
                 let sources =
                     checked.report.sources.iter().filter_map(|s| Some((s.id, checker.text(s.id).ok()??))).collect();
-                let text = checked.text.clone();
-                (CheckOutcome { report: checked.report, text: checked.text, sources }, text)
+                let kept = checked.text.clone().zip(checked.page);
+                (CheckOutcome { report: checked.report, text: checked.text, sources }, kept)
             }
             Err(e) => {
                 let report = SuspectReport::failed(file.display().to_string(), e.to_string());
@@ -394,22 +394,13 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
         emit.send(Event::Checked(Box::new(outcome)));
         // Then kept in the findings library with the bytes it read (after the UI has the
         // result: the write may wait for another process's import to commit).
-        if let (Some(text), Ok(bytes)) = (text, crate::engine::decode::read_limited(&file)) {
-            let page = CapturedPage {
-                url: report.path.clone(),
-                final_url: report.path.clone(),
-                status: None,
-                headers: Vec::new(),
-                fetched_at: crate::engine::time::now(),
-                bytes,
-            };
-            if let Err(e) = checker.record_finding(FindingKind::File, &[page], &text, &report, &opts)
-                && !told
-            {
-                // Once per batch: on a read-only store every file would say the same.
-                emit.send(Event::Failed(format!("findings not kept: {e}")));
-                told = true;
-            }
+        if let Some((text, page)) = kept
+            && let Err(e) = checker.record_finding(FindingKind::File, &[page], &text, &report, &opts)
+            && !told
+        {
+            // Once per batch: on a read-only store every file would say the same.
+            emit.send(Event::Failed(format!("findings not kept: {e}")));
+            told = true;
         }
     }
     if let Ok(list) = checker.findings() {

@@ -26,6 +26,20 @@ pub struct CapturedPage {
     pub bytes: Vec<u8>,
 }
 
+impl CapturedPage {
+    /// A file as read now, named by its (canonical) path.
+    pub fn file(path: &str, bytes: Vec<u8>) -> CapturedPage {
+        CapturedPage {
+            url: path.to_string(),
+            final_url: path.to_string(),
+            status: None,
+            headers: Vec::new(),
+            fetched_at: crate::engine::time::now(),
+            bytes,
+        }
+    }
+}
+
 /// What a check gives the library to keep.
 #[derive(Clone, Debug)]
 pub struct NewFinding<'a> {
@@ -86,10 +100,10 @@ pub struct Finding {
     pub pages: Vec<CapturedPage>,
 }
 
-/// SHA-256 of the pages' bytes one after another, lower-case hex.
-pub fn sha256_of(pages: &[CapturedPage]) -> String {
+/// SHA-256 of pages' bytes one after another, lower-case hex.
+pub fn sha256_of<'a>(pages: impl IntoIterator<Item = &'a [u8]>) -> String {
     let mut h = sha2::Sha256::new();
-    pages.iter().for_each(|p| h.update(&p.bytes));
+    pages.into_iter().for_each(|p| h.update(p));
     hex(&h.finalize())
 }
 
@@ -128,7 +142,7 @@ impl Store {
     /// Returns the finding's id.
     pub fn record_finding(&mut self, f: &NewFinding) -> Result<i64> {
         self.writable()?;
-        let sha = sha256_of(f.pages);
+        let sha = sha256_of(f.pages.iter().map(|p| p.bytes.as_slice()));
         let write = |conn: &mut rusqlite::Connection| -> Result<i64> {
             let tx = conn.transaction()?;
             let existing: Option<i64> = tx
