@@ -248,6 +248,11 @@ fn hostile_and_broken_urls_each_get_one_message_and_the_rest_go_on() {
     let good = suspect_for(&json, &url("/book/1/2.html"));
     assert!(good["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"));
     assert!(!site.paths().iter().any(|p| p.contains("/vip/")));
+    // The delay holds after failed requests too (a page refused at the size cap returns at once).
+    let times: Vec<Instant> = site.requests.lock().unwrap().iter().map(|(_, t)| *t).collect();
+    for w in times.windows(2) {
+        assert!(w[1] - w[0] >= Duration::from_millis(190), "requests {:?} apart: {:?}", w[1] - w[0], site.paths());
+    }
 }
 
 fn findings_json(dir: &std::path::Path, args: &[&str]) -> Vec<serde_json::Value> {

@@ -102,8 +102,6 @@ pub struct Fetcher {
     opts: FetchOptions,
     robots: HashMap<String, Robots>,
     last_request: HashMap<String, Instant>,
-    /// Requests sent, robots.txt included (for tests and progress).
-    pub requests: usize,
 }
 
 impl Fetcher {
@@ -121,7 +119,7 @@ impl Fetcher {
             .proxy(proxy)
             .build()
             .into();
-        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), requests: 0 })
+        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new() })
     }
 
     /// Fetches `url`, following redirects; a page robots.txt forbids is never requested.
@@ -191,19 +189,20 @@ impl Fetcher {
     /// One GET, after waiting for the host's turn: status, headers, body (size-capped).
     fn get(&mut self, url: &Url) -> std::result::Result<Answer, String> {
         self.wait_turn(url);
-        self.requests += 1;
-        let mut response = self.agent.get(url.as_str()).call().map_err(|e| self.reason(e))?;
-        let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
-            .collect();
-        let bytes =
-            response.body_mut().with_config().limit(self.opts.max_bytes).read_to_vec().map_err(|e| self.reason(e))?;
-        let host = url.host_str().unwrap_or("").to_string();
-        self.last_request.insert(host, Instant::now());
-        Ok((status, headers, bytes))
+        let answer = (|| {
+            let mut response = self.agent.get(url.as_str()).call()?;
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+                .collect();
+            let bytes = response.body_mut().with_config().limit(self.opts.max_bytes).read_to_vec()?;
+            Ok((status, headers, bytes))
+        })();
+        // A request that failed (timed out, too large) still counts for the host's delay.
+        self.last_request.insert(url.host_str().unwrap_or("").to_string(), Instant::now());
+        answer.map_err(|e| self.reason(e))
     }
 
     /// Sleeps until `url`'s host may be asked again.
@@ -225,20 +224,20 @@ impl Fetcher {
         }
     }
 
+    fn timed_out(&self) -> String {
+        format!("no complete answer within {} s (timed out)", self.opts.timeout.as_secs_f32())
+    }
+
     fn reason(&self, e: ureq::Error) -> String {
         match e {
             ureq::Error::HostNotFound => "host not found (DNS)".into(),
             ureq::Error::ConnectionFailed => "connection refused or failed".into(),
-            ureq::Error::Timeout(_) => {
-                format!("no complete answer within {} s (timed out)", self.opts.timeout.as_secs_f32())
-            }
+            ureq::Error::Timeout(_) => self.timed_out(),
             ureq::Error::BodyExceedsLimit(_) => {
                 format!("larger than the size cap ({} MiB)", self.opts.max_bytes >> 20)
             }
             ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                format!("no complete answer within {} s (timed out)", self.opts.timeout.as_secs_f32())
-            }
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => self.timed_out(),
             ureq::Error::Io(e) => format!("connection error: {e}"),
             other => other.to_string(),
         }
