@@ -211,13 +211,19 @@ impl Store {
 
     /// Findings, newest check first.
     pub fn findings(&self, filter: &FindingFilter) -> Result<Vec<FindingInfo>> {
+        self.finding_infos(filter, None)
+    }
+
+    /// Findings that pass `filter` (and are `id`, if given), newest check first.
+    fn finding_infos(&self, filter: &FindingFilter, id: Option<i64>) -> Result<Vec<FindingInfo>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, kind, target, final_url, sha256, similarity, first_checked_at, checked_at FROM findings
              WHERE (?1 IS NULL OR id IN (SELECT finding_id FROM finding_sources WHERE doc_id = ?1))
                AND (?2 IS NULL OR checked_at >= ?2)
+               AND (?3 IS NULL OR id = ?3)
              ORDER BY checked_at DESC, id DESC",
         )?;
-        let rows = stmt.query_map(params![filter.source, filter.since], |r| {
+        let rows = stmt.query_map(params![filter.source, filter.since, id], |r| {
             let kind: String = r.get(1)?;
             Ok(FindingInfo {
                 id: r.get(0)?,
@@ -243,7 +249,7 @@ impl Store {
 
     /// One finding whole, with its pages' bytes as received.
     pub fn finding(&self, id: i64) -> Result<Option<Finding>> {
-        let Some(info) = self.findings(&FindingFilter::default())?.into_iter().find(|f| f.id == id) else {
+        let Some(info) = self.finding_infos(&FindingFilter::default(), Some(id))?.pop() else {
             return Ok(None);
         };
         let (text, result, settings) =
