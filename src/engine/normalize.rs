@@ -37,7 +37,7 @@ impl Token {
 
     /// How much the token weighs in window and feature lengths; see [`WORD_UNITS`].
     pub fn units(&self) -> u32 {
-        if self.sym & WORD != 0 { WORD_UNITS } else { 1 }
+        sym_units(self.sym)
     }
 }
 
@@ -52,6 +52,12 @@ pub const WORD_UNITS: u32 = 3;
 const HASHED: u64 = 1 << 63;
 /// Marks a word token's symbol.
 pub const WORD: u64 = 1 << 62;
+
+/// How much a token with symbol `sym` weighs in window and feature lengths; see
+/// [`WORD_UNITS`].
+pub fn sym_units(sym: u64) -> u32 {
+    if sym & WORD != 0 { WORD_UNITS } else { 1 }
+}
 
 /// The symbol of a word token: `word` must be lower-case letters and digits, as the
 /// tokenizer collects them.

@@ -63,6 +63,11 @@ pub fn sym_bits(sym: u64) -> f32 {
     }
 }
 
+/// The information of a run of token symbols, in bits.
+pub fn syms_bits(syms: &[u64]) -> f64 {
+    syms.iter().map(|&s| sym_bits(s) as f64).sum()
+}
+
 /// The information of `tokens`, in bits.
 pub fn bits(tokens: &[Token]) -> f32 {
     tokens.iter().map(|t| sym_bits(t.sym)).sum()

@@ -16,22 +16,28 @@ use std::ops::Range;
 
 /// The query windows of a stream: entry `i` is the window starting at token `i`.
 pub fn query_spans(tokens: &[Token], window: usize) -> Vec<Range<usize>> {
-    let window = window as u32;
-    let mut spans = Vec::with_capacity(tokens.len());
-    let (mut end, mut units) = (0usize, 0u32);
-    for start in 0..tokens.len() {
-        while end < tokens.len() && units < window {
-            units += tokens[end].units();
+    spans_reaching(tokens, window as u32, Token::units)
+}
+
+/// For each item from the first, the shortest run from it that reaches `target` units,
+/// until the rest is too short; a stream too short for one run is one run of it all.
+/// Windows are runs of tokens, and shingles (`check::verify`) runs of token symbols.
+pub fn spans_reaching<T>(items: &[T], target: u32, units: impl Fn(&T) -> u32) -> Vec<Range<usize>> {
+    let mut spans = Vec::with_capacity(items.len());
+    let (mut end, mut have) = (0usize, 0u32);
+    for start in 0..items.len() {
+        while end < items.len() && have < target {
+            have += units(&items[end]);
             end += 1;
         }
-        if units < window {
+        if have < target {
             break;
         }
         spans.push(start..end);
-        units -= tokens[start].units();
+        have -= units(&items[start]);
     }
-    if spans.is_empty() && !tokens.is_empty() {
-        spans.push(0..tokens.len());
+    if spans.is_empty() && !items.is_empty() {
+        spans.push(0..items.len());
     }
     spans
 }

@@ -10,8 +10,9 @@
 //! judged as one, however many pieces ads, edits or laundering cut it into.
 
 use super::chain::{self, TokenPassage};
-use super::verify::{shingle_hash, shingle_spans, sym_units};
-use crate::engine::rarity::sym_bits;
+use super::verify::{shingle_hash, shingle_spans};
+use crate::engine::normalize::sym_units;
+use crate::engine::rarity::syms_bits;
 use std::collections::HashMap;
 
 /// Suspect tokens searched between two passages or beyond the outermost ones.
@@ -94,7 +95,7 @@ pub fn fill_gaps(found: &[TokenPassage], q: &[u64], s: &[u64]) -> Vec<TokenPassa
                 p.s_end = p.s_end.saturating_sub(p.q_end - q_hi);
                 p.q_end = q_hi;
             }
-            let bits: f64 = q[p.q_start..p.q_end].iter().map(|&t| sym_bits(t) as f64).sum();
+            let bits = syms_bits(&q[p.q_start..p.q_end]);
             if p.q_end > p.q_start && p.s_end > p.s_start && bits >= MIN_PIECE_BITS {
                 out.push(p);
             }

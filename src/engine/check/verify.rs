@@ -9,8 +9,8 @@
 //! scripts: 160 bits are about 38 Han characters, or 12-40 English words depending on how
 //! common they are.
 
-use crate::engine::normalize::WORD;
-use crate::engine::rarity::sym_bits;
+use crate::engine::normalize::sym_units;
+use crate::engine::rarity::syms_bits;
 
 /// Units per shingle: 6 initials (25 bits) or 2 words.
 pub const SHINGLE_UNITS: u32 = 6;
@@ -23,31 +23,10 @@ pub struct Verification {
     pub bits: f64,
 }
 
-/// Units of a token symbol, as [`crate::engine::normalize::Token::units`].
-pub fn sym_units(sym: u64) -> u32 {
-    if sym & WORD != 0 { crate::engine::normalize::WORD_UNITS } else { 1 }
-}
-
 /// Token ranges of the shingles of `syms`: from each token the shortest run reaching
 /// `units` units; a stream shorter than that is one shingle.
 pub fn shingle_spans(syms: &[u64], units: u32) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::with_capacity(syms.len());
-    let (mut end, mut have) = (0usize, 0u32);
-    for start in 0..syms.len() {
-        while end < syms.len() && have < units {
-            have += sym_units(syms[end]);
-            end += 1;
-        }
-        if have < units {
-            break;
-        }
-        out.push(start..end);
-        have -= sym_units(syms[start]);
-    }
-    if out.is_empty() && !syms.is_empty() {
-        out.push(0..syms.len());
-    }
-    out
+    crate::engine::window::spans_reaching(syms, units, |&s| sym_units(s))
 }
 
 /// A 64-bit hash of a run of token symbols (a few tokens; no allocation: this runs for
@@ -73,7 +52,7 @@ pub fn verify(q: &[u64], s: &[u64]) -> Verification {
         if theirs.binary_search(&shingle_hash(&q[r.clone()])).is_ok() {
             shared += 1;
             let from = r.start.max(counted_to);
-            bits += q[from..r.end.max(from)].iter().map(|&t| sym_bits(t) as f64).sum::<f64>();
+            bits += syms_bits(&q[from..r.end.max(from)]);
             counted_to = counted_to.max(r.end);
         }
     }
