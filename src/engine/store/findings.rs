@@ -142,7 +142,12 @@ impl Store {
     /// Returns the finding's id.
     pub fn record_finding(&mut self, f: &NewFinding) -> Result<i64> {
         self.writable()?;
-        let sha = sha256_of(f.pages.iter().map(|p| p.bytes.as_slice()));
+        // Hashed and compressed before the transaction, which holds the store's write lock.
+        let packed: Vec<(String, Vec<u8>)> = f.pages.iter().map(|p| (sha256(&p.bytes), deflate(&p.bytes))).collect();
+        let sha = match packed.as_slice() {
+            [(only, _)] => only.clone(),
+            _ => sha256_of(f.pages.iter().map(|p| p.bytes.as_slice())),
+        };
         let write = |conn: &mut rusqlite::Connection| -> Result<i64> {
             let tx = conn.transaction()?;
             let existing: Option<i64> = tx
@@ -180,7 +185,7 @@ impl Store {
                     tx.last_insert_rowid()
                 }
             };
-            for (i, p) in f.pages.iter().enumerate() {
+            for (i, (p, (page_sha, deflated))) in f.pages.iter().zip(&packed).enumerate() {
                 tx.execute(
                     "INSERT INTO finding_pages (finding_id, ordinal, url, final_url, status, headers, fetched_at,
                      sha256, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -192,8 +197,8 @@ impl Store {
                         p.status,
                         serde_json::to_string(&p.headers).expect("headers serialize"),
                         p.fetched_at,
-                        sha256(&p.bytes),
-                        deflate(&p.bytes)
+                        page_sha,
+                        deflated
                     ],
                 )?;
             }
