@@ -217,10 +217,7 @@ impl ZhiwenApp {
     /// they came from.
     fn picked(&mut self, dialog: Dialog, paths: Vec<PathBuf>) {
         let Some(first) = paths.first() else { return };
-        let folder = if dialog.picks_folders() { Some(first.as_path()) } else { first.parent() };
-        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
-            self.settings.remember_folder(folder.to_path_buf());
-        }
+        self.settings.remember_folder_of(first, dialog.picks_folders());
         match dialog {
             Dialog::ImportFiles | Dialog::ImportFolder => self.actions.push(Action::Import(paths)),
             Dialog::CheckFiles => self.actions.push(Action::Check(paths)),
@@ -525,10 +522,7 @@ impl ZhiwenApp {
     fn drops(&mut self, ctx: &egui::Context) {
         let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         let Some(first) = dropped.first() else { return };
-        let folder = if first.is_dir() { Some(first.as_path()) } else { first.parent() };
-        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
-            self.settings.remember_folder(folder.to_path_buf());
-        }
+        self.settings.remember_folder_of(first, first.is_dir());
         match panels::drop_zone::zone(self, ctx) {
             panels::drop_zone::DropZone::AddToCorpus if !self.busy() => self.actions.push(Action::Import(dropped)),
             // An import is running: say so rather than queue a second one.

@@ -52,8 +52,16 @@ impl Settings {
         }
     }
 
+    /// Remembers where `path` came from: the path itself if it is a folder, else its parent.
+    pub fn remember_folder_of(&mut self, path: &std::path::Path, is_folder: bool) {
+        let folder = if is_folder { Some(path) } else { path.parent() };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            self.remember_folder(folder.to_path_buf());
+        }
+    }
+
     /// Puts `folder` first among the recent folders.
-    pub fn remember_folder(&mut self, folder: PathBuf) {
+    fn remember_folder(&mut self, folder: PathBuf) {
         self.recent_folders.retain(|f| *f != folder);
         self.recent_folders.insert(0, folder);
         self.recent_folders.truncate(RECENT_FOLDERS);
