@@ -225,11 +225,7 @@ fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions
             delay: seconds(args.delay, "delay")?,
             timeout: seconds(args.timeout, "timeout")?,
             max_bytes: args.max_page_mib << 20,
-            proxy: match args.proxy.as_deref() {
-                None => ProxySetting::Environment,
-                Some("none") => ProxySetting::Direct,
-                Some(url) => ProxySetting::Url(url.to_string()),
-            },
+            proxy: ProxySetting::parse(args.proxy.as_deref().unwrap_or("")),
             ..FetchOptions::default()
         },
     })

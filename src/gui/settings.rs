@@ -43,11 +43,7 @@ impl Settings {
         FetchOptions {
             delay: std::time::Duration::try_from_secs_f64(self.crawl_delay)
                 .unwrap_or(std::time::Duration::from_secs(1)),
-            proxy: match self.proxy.trim() {
-                "" => ProxySetting::Environment,
-                "none" => ProxySetting::Direct,
-                url => ProxySetting::Url(url.to_string()),
-            },
+            proxy: ProxySetting::parse(&self.proxy),
             ..FetchOptions::default()
         }
     }

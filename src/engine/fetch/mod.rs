@@ -37,6 +37,17 @@ pub enum ProxySetting {
     Url(String),
 }
 
+impl ProxySetting {
+    /// A proxy as users write it: empty for the environment's, `none` for none, else its URL.
+    pub fn parse(setting: &str) -> ProxySetting {
+        match setting.trim() {
+            "" => ProxySetting::Environment,
+            "none" => ProxySetting::Direct,
+            url => ProxySetting::Url(url.to_string()),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct FetchOptions {
     /// Least time between two requests to one host.
