@@ -125,7 +125,11 @@ pub fn summary(app: &ZhiwenApp, shown: usize) -> String {
         tr.with_copies,
         tr.errors,
         tr.works_copied,
-        works(app).len(),
+        app.results
+            .iter()
+            .flat_map(|r| r.outcome.report.sources.iter().map(|s| s.id))
+            .collect::<std::collections::HashSet<u32>>()
+            .len(),
         tr.best,
         best * 100.0,
         tr.shown
