@@ -221,7 +221,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 /// A header cell that sorts by `by`; a second click reverses the order.
 fn sort_header(ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, by: ResultSort) {
     let t = &mut app.triage;
-    if super::sort_button(ui, label, (t.sort == by).then_some(!t.descending)) {
+    if super::sort_button(ui, label, (t.sort == by).then_some(!t.descending), false) {
         if t.sort == by {
             t.descending = !t.descending;
         } else {

@@ -57,7 +57,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ascending { o } else { o.reverse() }
         });
         let header = |ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, col: SortBy| {
-            if super::sort_button(ui, label, (app.sort.0 == col).then_some(app.sort.1)) {
+            if super::sort_button(ui, label, (app.sort.0 == col).then_some(app.sort.1), true) {
                 app.sort = (col, if app.sort.0 == col { !app.sort.1 } else { true });
             }
         };

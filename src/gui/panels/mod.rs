@@ -43,12 +43,14 @@ pub fn file_name(path: &str) -> String {
 }
 
 /// A table header that sorts: its label with ▲ (ascending) or ▼ (descending) when the
-/// table is sorted by it (`order`); true when clicked.
-pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>) -> bool {
+/// table is sorted by it (`order`), as a button or, in narrow columns, as bare text
+/// (`framed`); true when clicked.
+pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>, framed: bool) -> bool {
     let arrow = match order {
         Some(true) => " ▲",
         Some(false) => " ▼",
         None => "",
     };
-    ui.button(eframe::egui::RichText::new(format!("{label}{arrow}")).strong()).clicked()
+    let text = eframe::egui::RichText::new(format!("{label}{arrow}")).strong();
+    ui.add(eframe::egui::Button::new(text).frame(framed)).clicked()
 }
