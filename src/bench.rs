@@ -26,7 +26,7 @@ pub struct BenchOptions {
     pub index_sizes: Vec<usize>,
     /// Windows the check corpus is padded to.
     pub check_windows: usize,
-    /// Which measurements to run: any of "import", "index", "check", "open".
+    /// Which measurements to run: any of "import", "index", "check", "open", "clusters".
     pub only: Vec<String>,
     /// Where stores are built (a temporary folder is made inside).
     pub scratch: PathBuf,
@@ -58,11 +58,11 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
         .map_err(|e| crate::Error::io(&opts.scratch, e))?;
     let classics = opts.data.join("zh-classics");
     let store = scratch.path().join("classics.sqlite");
-    if wants("import") || wants("check") || wants("open") {
+    if wants("import") || wants("check") || wants("open") || wants("clusters") {
         for (name, dirs) in
             [("zh-classics", vec![classics.clone()]), ("zh-news-2018", vec![opts.data.join("zh-news-2018")])]
         {
-            if !dirs[0].is_dir() || (name != "zh-classics" && !wants("import")) {
+            if !dirs[0].is_dir() || (name != "zh-classics" && !wants("import") && !wants("clusters")) {
                 continue;
             }
             let db = if name == "zh-classics" { store.clone() } else { scratch.path().join("news.sqlite") };
@@ -95,6 +95,9 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
                 "prepare_only_seconds": prepare_s, "prepare_only_mb_per_s": bytes as f64 / 1e6 / prepare_s,
                 "prepared_windows": prepared,
             }));
+            if wants("clusters") && name == "zh-news-2018" {
+                clusters_bench(&mut corpus, emit)?;
+            }
         }
     }
     if wants("index") {
@@ -107,6 +110,26 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
     }
     if wants("open") && store.exists() {
         open_bench(&store, &classics, opts, scratch.path(), emit)?;
+    }
+    Ok(())
+}
+
+/// Near-duplicate groups of the news store, after import (signatures kept at import), by
+/// MinHash; then by keyword simhash, the first time including the keywords' computation.
+fn clusters_bench(corpus: &mut Corpus, emit: &dyn Fn(serde_json::Value)) -> Result<()> {
+    use crate::engine::cluster::{ClusterOptions, Method};
+    for (method, run) in
+        [(Method::MinHash, "after import"), (Method::Simhash, "first, keywords computed"), (Method::Simhash, "again")]
+    {
+        let opts = ClusterOptions { method, ..Default::default() };
+        let t = Instant::now();
+        let c = corpus.clusters(&opts, &|_, _| {}, &Cancel::new())?;
+        emit(json!({
+            "bench": "clusters", "method": method, "run": run, "seconds": t.elapsed().as_secs_f64(),
+            "documents": c.documents, "groups": c.groups.len(),
+            "grouped": c.groups.iter().map(|g| g.members.len()).sum::<usize>(),
+            "candidates": c.candidates, "bands": c.bands, "rows": c.rows, "peak_rss_mb": peak_rss() as f64 / 1e6,
+        }));
     }
     Ok(())
 }

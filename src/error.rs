@@ -50,8 +50,16 @@ pub enum Error {
     #[error("{url}: {reason}")]
     Fetch { url: String, reason: String },
 
+    /// A web page answered with an error status (after redirects); the message names the URL.
+    #[error("{url}: HTTP {status}{}", crate::engine::fetch::status_text(*.status))]
+    HttpStatus { url: String, status: u16 },
+
     #[error("cancelled")]
     Cancelled,
+
+    /// A Parquet folder (an export, a Spark run) that cannot be written or read.
+    #[error("{path}: {reason}")]
+    Parquet { path: PathBuf, reason: String },
 }
 
 impl Error {

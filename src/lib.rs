@@ -29,6 +29,7 @@ pub mod eval;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod report;
+pub mod scaleout;
 
 #[cfg(feature = "gui")]
 pub mod gui;

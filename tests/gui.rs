@@ -592,18 +592,34 @@ fn web_pages_checked_in_the_app_are_kept_as_findings_across_restarts() {
     assert_eq!(site.paths().len(), fetched, "nothing was fetched after the restart");
 }
 
-/// A link pasted into the window is checked; a site being followed shows the page it is
-/// fetching, and Cancel stops it.
+/// A link dropped from a browser (the patched winit passes it as a "path" that is a URL)
+/// or pasted into the window is checked, even when dropped on the corpus half; a site
+/// being followed shows the page it is fetching, and Cancel stops it.
 #[test]
-fn a_pasted_link_is_checked_and_a_followed_site_can_be_cancelled() {
+fn dropped_and_pasted_links_are_checked_and_a_followed_site_can_be_cancelled() {
     let dir = tempfile::tempdir().unwrap();
     let site = crate::web::serve();
     let mut h = imported_harness(dir.path());
     h.state_mut().settings.proxy = "none".into();
     h.state_mut().settings.crawl_delay = 0.1;
-    h.input_mut().events.push(eframe::egui::Event::Paste(format!("{}/book/1/2.html", site.base)));
-    step_until(&mut h, "the pasted link", |a| a.results.len() == 1 && a.checks_running == 0);
+    let documents = h.state().corpus.stats.documents;
+
+    // While only links hover, the whole window is one check zone.
+    let link = PathBuf::from(format!("{}/book/1/2.html", site.base));
+    h.input_mut().hovered_files.push(eframe::egui::HoveredFile { path: Some(link.clone()), mime: String::new() });
+    h.input_mut().events.push(eframe::egui::Event::PointerMoved(eframe::egui::pos2(100.0, 400.0)));
+    h.run_steps(2);
+    h.get_by_label("Fetch the linked pages and find copies of your works");
+    assert!(h.query_by_label("Add to corpus").is_none());
+    drop_at(&mut h, &link, eframe::egui::pos2(100.0, 400.0));
+    step_until(&mut h, "the dropped link", |a| a.results.len() == 1 && a.checks_running == 0);
     assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
+    assert_eq!(h.state().results[0].outcome.report.web.as_ref().unwrap().url, link.to_str().unwrap());
+    assert_eq!(h.state().corpus.stats.documents, documents, "a dropped link is never imported");
+
+    h.input_mut().events.push(eframe::egui::Event::Paste(format!("{}/book/1/4b.html", site.base)));
+    step_until(&mut h, "the pasted link", |a| a.results.len() == 2 && a.checks_running == 0);
+    assert!(h.state().results[1].outcome.report.sources[0].path.ends_with("sanguoyanyi_002.txt"));
 
     // Follow the contents page slowly, and cancel once the first chapter is being fetched.
     h.state_mut().settings.crawl_delay = 1.0;
@@ -616,6 +632,144 @@ fn a_pasted_link_is_checked_and_a_followed_site_can_be_cancelled() {
     h.get_by_label("Cancel").click();
     step_until(&mut h, "the cancelled crawl", |a| a.checks_running == 0);
     assert!(h.state().fetching.is_none());
-    let chapters = h.state().results.len() - 1;
+    let chapters = h.state().results.len() - 2;
     assert!(chapters < 4, "{chapters} chapters checked after the cancel");
+}
+
+/// The dashboard: a watch added from the form runs at once (it is due), the picture shows
+/// the copies per work and per site, the findings carry their status, and ticked findings
+/// of one site make a notice that can be edited, marked as sent and exported.
+#[test]
+fn a_watched_site_fills_the_dashboard_and_its_findings_make_a_notice() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::web::serve();
+    let notice_dir = dir.path().join("notice");
+    let mut h = imported_harness(dir.path());
+    let target = notice_dir.clone();
+    h.state_mut().dialogs =
+        Arc::new(Box::new(move |d, _| Ok((d == Dialog::ExportNotice).then(|| vec![target.clone()]))));
+    h.state_mut().settings.crawl_delay = 0.05;
+    h.state_mut().settings.proxy = "none".into();
+    h.get_by_label("Dashboard").click();
+    h.run_steps(2);
+    h.get_by_label_contains("No watches yet");
+    h.state_mut().new_watch.url = format!("{}/book/1/", site.base);
+    h.state_mut().new_watch.label = "笔趣阁".into();
+    h.run_steps(1);
+    h.get_by_label("Watch").click();
+    step_until(&mut h, "the watch", |a| a.watching.watches.len() == 1);
+    // Due at once: the app runs it by itself.
+    step_until(&mut h, "the first run", |a| {
+        !a.watch_running && a.watching.picture.as_ref().is_some_and(|p| p.copies == 3)
+    });
+    let p = h.state().watching.picture.clone().unwrap();
+    assert_eq!(p.sites.len(), 1);
+    assert!(p.works.iter().any(|w| w.path.ends_with("xiyouji_000.txt") && w.pages == 1));
+    h.run_steps(2);
+    h.get_by_label_contains("3 pages copy your works, 3 still online, 1 sites");
+    h.get_by_label("Per work");
+    h.get_by_label_contains("+3 new");
+    assert!(h.state().messages.iter().any(|m| m.contains("笔趣阁: 3 new")), "{:?}", h.state().messages);
+
+    // Findings: the status column, and a notice from two ticked pages.
+    h.get_by_label_contains("Findings (").click();
+    h.run_steps(2);
+    assert!(h.state().findings.iter().filter(|f| f.tracking.is_some()).count() == 3);
+    let ids: Vec<i64> = h.state().findings.iter().filter(|f| f.tracking.is_some()).take(2).map(|f| f.id).collect();
+    for id in &ids {
+        h.get_by_label(&id.to_string()).click();
+    }
+    h.run_steps(1);
+    h.get_by_label("Notice…").click();
+    step_until(&mut h, "the notice", |a| a.notice.is_some());
+    assert!(h.state().notice.as_ref().unwrap().text.contains("17 U.S.C. § 512(c)(3)"));
+    h.get_by_label("通知书 (China)").click();
+    step_until(&mut h, "the 通知书", |a| a.notice.as_ref().is_some_and(|n| n.text.contains("第十四条")));
+    h.state_mut().notice.as_mut().unwrap().text.push_str("\n附：作品登记证书一份。\n");
+    h.state_mut().notice.as_mut().unwrap().sent_to = "abuse@127.0.0.1".into();
+    h.run_steps(1);
+    h.get_by_label("Mark as sent").click();
+    step_until(&mut h, "the notice recorded", |a| {
+        a.findings.iter().filter(|f| f.tracking.as_ref().is_some_and(|t| t.notice_sent_at.is_some())).count() == 2
+    });
+    h.get_by_label("Export with evidence…").click();
+    step_until(&mut h, "the exported notice", |_| notice_dir.join("notice-cn.txt").exists());
+    let text = std::fs::read_to_string(notice_dir.join("notice-cn.txt")).unwrap();
+    assert!(text.ends_with("附：作品登记证书一份。\n"), "the edited text is exported: {text}");
+    for id in &ids {
+        assert!(notice_dir.join(format!("evidence-{id}.zip")).is_file());
+    }
+}
+
+/// The Duplicates tab finds a repost with its original, compares them side by side and
+/// exports the groups; with *Compare the suspects with each other*, dropped essays that
+/// copy each other come out as pairs.
+#[test]
+fn duplicates_are_grouped_compared_and_exported_and_suspects_are_compared_among_themselves() {
+    let dir = tempfile::tempdir().unwrap();
+    let works = dir.path().join("works");
+    std::fs::create_dir_all(&works).unwrap();
+    for name in ["xiyouji_000.txt", "sanguoyanyi_001.txt"] {
+        std::fs::copy(corpus_dir().join(name), works.join(name)).unwrap();
+    }
+    let original = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    std::fs::write(works.join("repost.txt"), format!("【转载】\n{}", original.replacen("猴王", "美猴王", 2))).unwrap();
+    let csv = dir.path().join("dups.csv");
+    let mut h = app_harness_importing(dir.path().join("corpus.sqlite"), works.clone(), csv.clone());
+    let target = csv.clone();
+    h.step();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 3 && a.import.is_none());
+    h.state_mut().dialogs =
+        Arc::new(Box::new(move |d, _| Ok((d == Dialog::SaveClusters).then(|| vec![target.clone()]))));
+
+    h.get_by_label("Duplicates").click();
+    h.run_steps(2);
+    h.get_by_label("Find duplicates").click();
+    step_until(&mut h, "the groups", |a| a.duplicates.found.is_some());
+    let found = h.state().duplicates.found.clone().unwrap();
+    assert_eq!(found.groups.len(), 1, "{found:?}");
+    assert_eq!(found.groups[0].members.len(), 2);
+    h.run_steps(2);
+    h.get_by_label_contains("Group 1 · 2 ·");
+    h.get_by_label("Export…").click();
+    step_until(&mut h, "the export", |_| csv.exists());
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 3);
+    h.get_by_label("Compare").click();
+    step_until(&mut h, "the comparison", |a| a.results.len() == 1 && a.viewer.is_some());
+    let o = &h.state().results[0].outcome;
+    let compared = pair_files(&format!("{} ↔ {}", o.report.path, o.report.sources[0].path));
+    assert_eq!(compared, "repost.txt+xiyouji_000.txt");
+    assert!(o.report.sources[0].similarity > 0.9);
+
+    // Essays dropped with the switch on: the pairs that copy each other, and no others.
+    h.get_by_label_contains("Checks (").click();
+    h.run_steps(2);
+    h.get_by_label("Compare the suspects with each other").click();
+    h.run_steps(1);
+    assert!(h.state().among);
+    drop_to_check(&mut h, &fixtures().join("among"));
+    step_until(&mut h, "the essays", |a| a.checks_running == 0 && a.results.len() > 1);
+    let mut pairs: Vec<String> = h
+        .state()
+        .results
+        .iter()
+        .map(|r| r.outcome.report.path.clone())
+        .filter(|p| p.contains(" ↔ "))
+        .map(|p| pair_files(&p))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, ["essay_a.txt+essay_b.txt", "essay_a.txt+essay_c.txt", "essay_b.txt+essay_c.txt"]);
+}
+
+/// `/x/a.txt ↔ b.txt` as `a.txt+b.txt`, the two file names in order.
+pub fn pair_files(pair: &str) -> String {
+    let mut names: Vec<String> = pair
+        .split(" ↔ ")
+        .map(|p| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names.join("+")
 }

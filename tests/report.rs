@@ -77,7 +77,9 @@ fn hostile_markup_is_shown_as_text_and_nothing_external_is_referenced() {
     let page = std::fs::read_to_string(&out).unwrap();
     assert!(page.contains("&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;"), "the title is escaped");
     assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"), "the file name and text are escaped");
-    assert!(page.contains("&lt;script&gt;alert(2)&lt;/script&gt;"), "text inside a passage is escaped");
+    // Text inside a passage is escaped (difference marks may cut through it).
+    let unmarked = page.replace("<span class=\"edit\">", "").replace("</span>", "");
+    assert!(unmarked.contains("&lt;script&gt;alert(2)&lt;/script&gt;"), "text inside a passage is escaped");
     let lower = page.to_lowercase();
     assert!(!lower.contains("<script") && !lower.contains("<img") && !lower.contains("<link"));
     // Escaped text has no quotes, so a quoted attribute can only be markup we wrote.
@@ -92,8 +94,11 @@ fn hostile_markup_is_shown_as_text_and_nothing_external_is_referenced() {
     assert!(xml.contains("reference=\"pirate &lt;img src=x onerror=alert(1)&gt;.txt\""), "{xml}");
     assert!(!xml.contains("<img"));
     let table = std::fs::read_to_string(&csv).unwrap();
-    let row = csv_reader(&table).records().next().unwrap().unwrap();
-    assert!(row[3].starts_with("<script>alert('title')</script>第一回"), "CSV keeps the title as plain text");
+    let titles: Vec<String> = csv_reader(&table).records().map(|r| r.unwrap()[3].to_string()).collect();
+    assert!(
+        titles.iter().any(|t| t.starts_with("<script>alert('title')</script>第一回")),
+        "CSV keeps the title as plain text: {titles:?}"
+    );
 }
 
 #[test]

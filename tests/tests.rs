@@ -5,6 +5,7 @@ mod util;
 
 mod check;
 mod cli;
+mod clusters;
 mod eval;
 mod fuzz_regressions;
 #[cfg(feature = "gui")]
@@ -13,4 +14,5 @@ mod mutations;
 mod precision;
 mod reliability;
 mod report;
+mod watch;
 mod web;

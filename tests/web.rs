@@ -205,6 +205,10 @@ fn a_pirate_sites_chapter_list_is_followed_politely_and_every_chapter_finds_its_
     for w in times.windows(2) {
         assert!(w[1] - w[0] >= Duration::from_millis(190), "requests {:?} apart: {paths:?}", w[1] - w[0]);
     }
+    // Pages checked once are tracked as copies (the dead link is none).
+    let stats: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["stats", "--json"]).output().unwrap().stdout).unwrap();
+    assert_eq!((stats["copies"].as_u64(), stats["online"].as_u64()), (Some(3), Some(3)), "{stats}");
 }
 
 #[test]

@@ -46,6 +46,10 @@ pub enum Command {
         /// Write PAN text-alignment XML, one file per suspect, into this folder.
         #[arg(long, value_name = "DIR")]
         pan: Option<PathBuf>,
+        /// Also compare the suspects with each other: each pair that shares text, with its
+        /// passages (in the tables, the JSON's "pairs" and the HTML reports).
+        #[arg(long)]
+        among: bool,
         #[command(flatten)]
         check: CheckArgs,
         #[command(flatten)]
@@ -71,6 +75,94 @@ pub enum Command {
         id: i64,
         #[arg(long, value_name = "FILE.zip")]
         out: PathBuf,
+    },
+    /// Watch lists: sites and pages checked again on a schedule (run --due from cron).
+    Watch {
+        #[command(subcommand)]
+        action: WatchAction,
+    },
+    /// The picture of the copies found: per work, per site and per day.
+    Stats {
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV tables (works, sites, days one after another, UTF-8 with BOM).
+        #[arg(long)]
+        csv: bool,
+        /// Also write the summary report (HTML with a chart) to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
+    /// A takedown notice for findings of one site, printed or written with its evidence.
+    Notice {
+        #[arg(required = true, value_name = "FINDING_ID")]
+        ids: Vec<i64>,
+        /// dmca: 17 U.S.C. 512(c)(3); cn: 通知书 (信息网络传播权保护条例 第十四条).
+        #[arg(long, value_parser = ["dmca", "cn"], default_value = "dmca")]
+        kind: String,
+        /// Write the notice and each finding's evidence package into this folder.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// The rights holder named in notices: shown, or set with the options given.
+    Holder {
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        address: Option<String>,
+        #[arg(long)]
+        email: Option<String>,
+        #[arg(long)]
+        phone: Option<String>,
+        /// Who signs for the rights holder.
+        #[arg(long)]
+        signatory: Option<String>,
+    },
+    /// Groups of near-duplicate documents in the corpus (the same text, lightly edited).
+    Clusters {
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// One row per member: group, document id, Jaccard to the group's first, title, path.
+        #[arg(long)]
+        csv: bool,
+        /// Least character 5-shingle Jaccard of two documents joined (minhash).
+        #[arg(long, value_name = "J", default_value_t = 0.8)]
+        threshold: f64,
+        /// minhash: shingles, LSH bands, exact Jaccard; simhash: jieba TF-IDF keywords, within 3 bits.
+        #[arg(long, value_parser = ["minhash", "simhash"], default_value = "minhash")]
+        method: String,
+    },
+    /// Write the corpus (documents, texts, stored windows) as Parquet for the Spark job.
+    Export {
+        /// A new or empty folder that receives manifest.json, documents/, texts/, windows/.
+        #[arg(long, value_name = "DIR", required = true)]
+        parquet: PathBuf,
+    },
+    /// Fingerprint suspect files as a check would and write them as Parquet for the Spark job.
+    Fingerprint {
+        /// A new or empty folder that receives manifest.json, documents/, texts/, windows/.
+        #[arg(long, value_name = "DIR", required = true)]
+        parquet: PathBuf,
+        /// Files or folders.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Reports from a Spark run (spark/): the same JSON, HTML and CSV as `check`.
+    Report {
+        /// The run's folder (OUT/<run id>, holding manifest.json, passages/, …).
+        #[arg(long = "from-parquet", value_name = "RUN_DIR", required = true)]
+        from_parquet: PathBuf,
+        /// Print the JSON contract instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Write HTML reports (a file for one suspect; else a folder with index.html).
+        #[arg(long, value_name = "PATH")]
+        report: Option<PathBuf>,
+        /// Write one CSV row per passage (UTF-8 with BOM) to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Write PAN text-alignment XML, one file per suspect, into this folder.
+        #[arg(long, value_name = "DIR")]
+        pan: Option<PathBuf>,
     },
     /// List the documents in the corpus.
     List {
@@ -106,7 +198,7 @@ pub struct BenchArgs {
     /// Windows the check corpus is padded to.
     #[arg(long, default_value_t = 10_000_000)]
     pub check_windows: usize,
-    /// Run only these measurements: import, index, check, open (comma-separated).
+    /// Run only these measurements: import, index, check, open, clusters (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Folder for the temporary stores (default: the system's temporary folder).
@@ -151,6 +243,10 @@ pub struct FingerprintArgs {
     /// How features vote: by their rarity (default) or uniformly (stores made before 0.2).
     #[arg(long, value_parser = ["rarity", "uniform"])]
     pub weighting: Option<String>,
+    /// Where windows start: at content-defined anchors on both sides (default), or every
+    /// step stored and every token queried (stores made before anchors).
+    #[arg(long, value_parser = ["winnowed", "every-step"])]
+    pub anchoring: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug, Clone)]
@@ -159,6 +255,61 @@ pub enum FindingsAction {
     Rm {
         #[arg(required = true, value_name = "ID")]
         ids: Vec<i64>,
+    },
+    /// Record that a takedown notice was sent for these findings' pages.
+    NoticeSent {
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<i64>,
+        /// Who it was sent to (the site's agent, an email address).
+        #[arg(long, value_name = "WHOM")]
+        to: String,
+        /// The day it was sent (YYYY-MM-DD, UTC); today by default.
+        #[arg(long, value_name = "DATE")]
+        on: Option<String>,
+    },
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum WatchAction {
+    /// Watch a site or page (the same URL again changes its settings).
+    Add {
+        #[arg(value_name = "URL")]
+        url: String,
+        /// A name for the site.
+        #[arg(long, default_value = "")]
+        label: String,
+        /// The URL is a contents page: check the chapters it lists.
+        #[arg(long)]
+        follow: bool,
+        /// How often: hourly, daily, weekly, or a number of hours (6h) or days (2d).
+        #[arg(long, default_value = "daily")]
+        every: String,
+    },
+    /// List the watches with their last run and when they are due.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop watching (the copies and findings found stay).
+    Rm {
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<i64>,
+    },
+    /// Run watches now: all, those given, or with --due only those due, then exit.
+    Run {
+        #[arg(value_name = "ID")]
+        ids: Vec<i64>,
+        #[arg(long)]
+        due: bool,
+        #[arg(long)]
+        json: bool,
+        /// The time the run counts as (unix seconds or YYYY-MM-DD); for testing schedules.
+        #[arg(long, hide = true)]
+        now: Option<String>,
+        #[command(flatten)]
+        check: CheckArgs,
+        #[command(flatten)]
+        web: WebArgs,
     },
 }
 

@@ -6,9 +6,12 @@
 //! others were); 2 usage error or a fatal error (e.g. the store cannot be opened).
 
 mod args;
+mod clusters;
 mod progress;
 mod render;
 mod run;
+mod scaleout;
+mod watch;
 
 pub use args::Args;
 pub use run::run;

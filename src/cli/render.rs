@@ -95,17 +95,59 @@ pub fn list_table(docs: &[DocumentInfo]) -> String {
 
 /// The findings library as a table, newest check first.
 pub fn findings_table(list: &[zhiwen::engine::store::FindingInfo]) -> String {
-    let mut out = format!("{:>5}  {:<16}  {:>10}  {:<7}  target\n", "id", "checked (UTC)", "similarity", "sources");
+    use zhiwen::engine::store::watch::CopyStatus;
+    let mut out = format!(
+        "{:>5}  {:<16}  {:>10}  {:<7}  {:<24}  target\n",
+        "id", "checked (UTC)", "similarity", "sources", "status"
+    );
     for f in list {
         let sources: Vec<String> = f.sources.iter().map(|(id, _)| id.to_string()).collect();
+        let status = match &f.tracking {
+            None => String::new(),
+            Some(t) => {
+                let mut s = match (t.status, t.gone_at) {
+                    (CopyStatus::Gone, Some(at)) => format!("gone {}", &zhiwen::report::format_utc(at)[..10]),
+                    (CopyStatus::Gone, None) => "gone".into(),
+                    (CopyStatus::Online, _) => "online".into(),
+                };
+                if let Some(at) = t.notice_sent_at {
+                    s += &format!(", notice {}", &zhiwen::report::format_utc(at)[..10]);
+                }
+                s
+            }
+        };
         out += &format!(
-            "{:>5}  {:<16}  {:>9.1}%  {:<7}  {}\n",
+            "{:>5}  {:<16}  {:>9.1}%  {:<7}  {:<24}  {}\n",
             f.id,
             zhiwen::report::format_utc(f.checked_at),
             f.similarity * 100.0,
             sources.join(","),
+            status,
             f.target
         );
     }
     out + &format!("{} findings\n", list.len())
+}
+
+/// How a pair of suspects is named in reports: `/path/of/a.txt ↔ b.txt` (so its file
+/// name reads `a.txt ↔ b.txt`).
+pub fn pair_name(p: &zhiwen::engine::check::among::SuspectPair) -> String {
+    let b = p.report.sources.first().map_or("", |s| s.path.as_str());
+    format!("{} ↔ {}", p.report.path, zhiwen::report::file_name(b))
+}
+
+/// The pairs of suspects that share text.
+pub fn pairs_table(pairs: &[zhiwen::engine::check::among::SuspectPair]) -> String {
+    let mut out = String::from("suspects sharing text with each other:\n");
+    for p in pairs {
+        let s = &p.report.sources[0];
+        out += &format!(
+            "  {:>6.1}%  {:>3} passages  {} ↔ {}\n",
+            s.similarity * 100.0,
+            s.passages.len(),
+            p.report.path,
+            s.path
+        );
+    }
+    out + &format!("{} pairs\n", pairs.len())
 }

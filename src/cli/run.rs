@@ -35,15 +35,32 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet, batch }) => import(&db, &paths, quiet, batch as usize),
         Some(Command::Doctor) => doctor(&db),
-        Some(Command::Check { paths, json, report, csv, pan, check, web }) => {
-            check_cmd(&db, &paths, json, &Outputs { report, csv, pan }, &check, &web)
+        Some(Command::Check { paths, json, report, csv, pan, among, check, web }) => {
+            check_cmd(&db, &paths, json, &Outputs { report, csv, pan, among }, &check, &web)
         }
         Some(Command::List { json }) => list(&db, json),
+        Some(Command::Findings { action: Some(FindingsAction::NoticeSent { ids, to, on }), .. }) => {
+            super::watch::notice_sent(&db, &ids, &to, on.as_deref())
+        }
         Some(Command::Findings { action, json, source, since }) => findings(&db, action, json, source, since),
+        Some(Command::Watch { action }) => super::watch::watch(&db, action),
+        Some(Command::Stats { json, csv, html }) => super::watch::stats(&db, json, csv, html.as_deref()),
+        Some(Command::Notice { ids, kind, out }) => super::watch::notice(&db, &ids, &kind, out.as_deref()),
+        Some(Command::Holder { name, address, email, phone, signatory }) => {
+            super::watch::holder(&db, [name, address, email, phone, signatory])
+        }
         Some(Command::Evidence { id, out }) => evidence(&db, id, &out),
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
+        Some(Command::Clusters { json, csv, threshold, method }) => {
+            super::clusters::clusters(&db, json, csv, threshold, &method)
+        }
+        Some(Command::Export { parquet }) => super::scaleout::export(&db, &parquet),
+        Some(Command::Fingerprint { parquet, paths }) => super::scaleout::fingerprint(&db, &parquet, &paths),
+        Some(Command::Report { from_parquet, json, report, csv, pan }) => {
+            super::scaleout::report(&from_parquet, json, &Outputs { report, csv, pan, among: false })
+        }
     }
 }
 
@@ -53,7 +70,7 @@ pub fn default_db() -> Result<PathBuf> {
     Ok(dirs.data_dir().join("corpus.sqlite"))
 }
 
-fn open(db: &Path) -> Result<Corpus> {
+pub(super) fn open(db: &Path) -> Result<Corpus> {
     Corpus::open(db).with_context(|| format!("cannot open the store {}", db.display()))
 }
 
@@ -101,7 +118,7 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<Exi
     Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn check_options(args: &CheckArgs) -> CheckOptions {
+pub(super) fn check_options(args: &CheckArgs) -> CheckOptions {
     let CheckArgs { max_distance, min_passage, min_evidence } = args.clone();
     let defaults = CheckOptions::default();
     CheckOptions {
@@ -112,7 +129,7 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
 }
 
 fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
-    let FingerprintArgs { window, step, ngram, weighting } = args.clone();
+    let FingerprintArgs { window, step, ngram, weighting, anchoring } = args.clone();
     let d = zhiwen::FingerprintParams::default();
     zhiwen::FingerprintParams {
         window: window.unwrap_or(d.window),
@@ -122,6 +139,11 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
             Some("uniform") => zhiwen::engine::params::Weighting::Uniform,
             Some(_) => zhiwen::engine::params::Weighting::Rarity,
             None => d.weighting,
+        },
+        anchoring: match anchoring.as_deref() {
+            Some("every-step") => zhiwen::engine::params::Anchoring::EveryStep,
+            Some(_) => zhiwen::engine::params::Anchoring::Winnowed,
+            None => d.anchoring,
         },
     }
 }
@@ -160,15 +182,17 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
 }
 
 /// Report files `check` writes besides its standard output.
-struct Outputs {
-    report: Option<PathBuf>,
-    csv: Option<PathBuf>,
-    pan: Option<PathBuf>,
+pub(super) struct Outputs {
+    pub(super) report: Option<PathBuf>,
+    pub(super) csv: Option<PathBuf>,
+    pub(super) pan: Option<PathBuf>,
+    /// Compare the suspects with each other too.
+    pub(super) among: bool,
 }
 
 /// A flag Ctrl-C sets: the work in hand finishes (a batch, a page) and what is done is
 /// kept. A second Ctrl-C kills the process as usual.
-fn cancel_on_ctrl_c() -> Cancel {
+pub(super) fn cancel_on_ctrl_c() -> Cancel {
     let cancel = Cancel::new();
     let on_ctrl_c = cancel.clone();
     let _ = ctrlc::set_handler(move || {
@@ -212,7 +236,7 @@ impl Library {
 }
 
 /// The engine's web options from the command line.
-fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions> {
+pub(super) fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions> {
     use zhiwen::engine::fetch::{FetchOptions, ProxySetting};
     let seconds = |s: f64, what: &str| -> Result<std::time::Duration> {
         std::time::Duration::try_from_secs_f64(s)
@@ -286,6 +310,11 @@ fn check_cmd(
                     web.finding_id = id;
                 }
             }
+            // A page checked once is tracked as watched ones are (a copy new, still online, gone).
+            if !library.read_only {
+                let finding = w.report.web.as_ref().and_then(|web| web.finding_id);
+                corpus.store_mut().observe(&[w.observation(finding)], zhiwen::engine::time::now())?;
+            }
             if let Some(e) = &w.report.error {
                 eprintln!("{e}");
             } else if !json {
@@ -301,21 +330,48 @@ fn check_cmd(
     let stats = corpus.store().stats()?;
     let size = zhiwen::report::CorpusSize { documents: stats.documents, windows: stats.windows };
     let reports: Vec<zhiwen::SuspectReport> = checked.iter().map(|c| c.report.clone()).collect();
+    // The suspects against each other: the ones that were read, by their texts.
+    let batch: Vec<(String, String)> =
+        checked.iter().filter_map(|c| Some((c.report.path.clone(), c.text.clone()?))).collect();
+    let pairs =
+        if outputs.among { zhiwen::engine::check::among::among(&batch, &corpus.params(), &opts)? } else { Vec::new() };
     if json {
-        println!("{}", zhiwen::report::json(&corpus.params(), &opts, size, &reports));
+        let pairs = outputs.among.then_some(pairs.as_slice());
+        println!("{}", zhiwen::report::json_with_pairs(&corpus.params(), &opts, size, &reports, pairs));
+    } else if outputs.among {
+        print!("{}", render::pairs_table(&pairs));
     }
-    write_outputs(&corpus, &checked, &reports, outputs, size, &opts)?;
+    // Each pair as one more report: the first suspect, the second as its source.
+    for p in &pairs {
+        let report = zhiwen::SuspectReport { path: render::pair_name(p), ..p.report.clone() };
+        checked.push(zhiwen::engine::corpus::Checked { report, text: Some(batch[p.a].1.clone()), page: None });
+    }
+    let pair_texts: Vec<(u32, String)> = pairs.iter().map(|p| (p.b as u32, batch[p.b].1.clone())).collect();
+    let source_text = |id: u32| corpus.text(id).ok().flatten();
+    let corpus_side = CorpusSide { params: corpus.params(), size, source_text: &source_text };
+    write_outputs(&corpus_side, &checked, &reports, outputs, &opts, reports.len(), &pair_texts)?;
     let failed = reports.iter().any(|r| r.error.is_some());
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn write_outputs(
-    corpus: &Corpus,
+/// What the reports say about the corpus a check ran against, and its texts.
+pub(super) struct CorpusSide<'a> {
+    pub(super) params: zhiwen::FingerprintParams,
+    pub(super) size: zhiwen::report::CorpusSize,
+    pub(super) source_text: &'a dyn Fn(u32) -> Option<String>,
+}
+
+/// Writes the CSV, PAN and HTML outputs. `reports` are the corpus checks (CSV and PAN);
+/// `checked` holds them and then the pairs among the suspects (HTML), whose source texts
+/// are `pair_texts` (by batch position) instead of the corpus's.
+pub(super) fn write_outputs(
+    corpus: &CorpusSide,
     checked: &[zhiwen::engine::corpus::Checked],
     reports: &[zhiwen::SuspectReport],
     outputs: &Outputs,
-    corpus_size: zhiwen::report::CorpusSize,
     opts: &CheckOptions,
+    pairs_from: usize,
+    pair_texts: &[(u32, String)],
 ) -> Result<()> {
     let write = |path: &Path, text: &str| -> Result<()> {
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
@@ -331,28 +387,32 @@ fn write_outputs(
     }
     let Some(target) = &outputs.report else { return Ok(()) };
     let now = zhiwen::report::now();
-    let html_of = |c: &zhiwen::engine::corpus::Checked| -> Result<String> {
-        let sources: Vec<(u32, String)> =
-            c.report.sources.iter().filter_map(|s| Some((s.id, corpus.text(s.id).ok()??))).collect();
+    let html_of = |i: usize| -> Result<String> {
+        let c = &checked[i];
+        let sources: Vec<(u32, String)> = if i >= pairs_from {
+            vec![pair_texts[i - pairs_from].clone()]
+        } else {
+            c.report.sources.iter().filter_map(|s| Some((s.id, (corpus.source_text)(s.id)?))).collect()
+        };
         Ok(zhiwen::report::html(&zhiwen::report::ReportInput {
             report: &c.report,
             suspect_text: c.text.as_deref().unwrap_or(""),
             source_texts: &sources,
-            corpus: corpus_size,
-            params: corpus.params(),
+            corpus: corpus.size,
+            params: corpus.params,
             check: opts.clone(),
             generated_at: now,
         }))
     };
     let as_folder = checked.len() > 1 || target.is_dir() || target.to_string_lossy().ends_with('/');
     if !as_folder {
-        return write(target, &html_of(&checked[0])?);
+        return write(target, &html_of(0)?);
     }
     let reports: Vec<&zhiwen::SuspectReport> = checked.iter().map(|c| &c.report).collect();
     let index = zhiwen::report::write_html_folder(
         target,
         &reports,
-        |i| html_of(&checked[i]).map_err(|e| std::io::Error::other(format!("{e:#}"))),
+        |i| html_of(i).map_err(|e| std::io::Error::other(format!("{e:#}"))),
         now,
     )
     .with_context(|| format!("cannot write the reports to {}", target.display()))?;
@@ -373,6 +433,7 @@ fn findings(
         eprintln!("removed {n} of {} findings", ids.len());
         return Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
+    // (`notice-sent` is dispatched to the watch commands.)
     let since = since
         .map(|d| zhiwen::engine::time::parse_date(&d).with_context(|| format!("--since {d}: not a date (YYYY-MM-DD)")))
         .transpose()?;

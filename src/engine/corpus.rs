@@ -12,6 +12,7 @@ use crate::engine::import::{self, ImportOptions, ImportReport};
 use crate::engine::index::Index;
 use crate::engine::params::{FingerprintParams, MAX_DISTANCE_LIMIT};
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
+use crate::engine::store::watch::{Observation, Seen};
 use crate::engine::store::{CapturedPage, FindingKind, NewFinding, Store, findings};
 use crate::{Error, Result};
 use std::collections::HashSet;
@@ -194,6 +195,25 @@ pub struct WebChecked {
     pub report: SuspectReport,
     /// `None` when nothing could be fetched (the report says why).
     pub suspect: Option<WebSuspect>,
+    /// The HTTP status the page failed with, if it answered with one.
+    pub failed_status: Option<u16>,
+}
+
+impl WebChecked {
+    /// What this check shows about the page, for tracking copies over time; `finding_id`
+    /// is the finding it was recorded as.
+    pub fn observation(&self, finding_id: Option<i64>) -> Observation {
+        let url = self.report.web.as_ref().map_or(&self.report.path, |w| &w.url).clone();
+        let seen = match (&self.suspect, self.report.sources.first(), self.failed_status) {
+            (Some(_), Some(top), _) => {
+                Seen::Copies { finding_id, similarity: self.report.similarity, top_source: top.id }
+            }
+            (Some(_), None, _) => Seen::NoMatch,
+            (None, _, Some(status @ (404 | 410))) => Seen::Missing { status },
+            (None, _, _) => Seen::Unreachable { reason: self.report.error.clone().unwrap_or_default() },
+        };
+        Observation { url, seen }
+    }
 }
 
 /// How web suspects are gathered.
@@ -229,7 +249,7 @@ impl Corpus {
     }
 }
 
-fn check_urls_with(
+pub(crate) fn check_urls_with(
     index: &Index,
     store: &Store,
     urls: &[String],
@@ -242,6 +262,7 @@ fn check_urls_with(
     let mut out = Vec::new();
     let mut pages = 0usize;
     let failed = |url: &str, e: Error| WebChecked {
+        failed_status: if let Error::HttpStatus { status, .. } = e { Some(status) } else { None },
         report: SuspectReport::failed(url.to_string(), e.to_string()),
         suspect: None,
     };
@@ -274,7 +295,7 @@ fn check_urls_with(
                     pages += suspect.pages.len();
                     let mut report = check_text_with(index, store, &chapter, &suspect.text, opts)?;
                     report.web = Some(web_origin(&suspect));
-                    out.push(WebChecked { report, suspect: Some(suspect) });
+                    out.push(WebChecked { report, suspect: Some(suspect), failed_status: None });
                 }
                 Err(e) => out.push(failed(&chapter, e)),
             }
@@ -326,7 +347,7 @@ impl Corpus {
     }
 }
 
-fn record_finding_in(
+pub(crate) fn record_finding_in(
     store: &mut Store,
     params: FingerprintParams,
     kind: FindingKind,
@@ -358,6 +379,11 @@ pub struct Checker {
 }
 
 impl Checker {
+    /// The index snapshot and the connection, for the engine's steps that need both.
+    pub(crate) fn parts(&mut self) -> (Arc<Index>, &mut Store) {
+        (self.index.clone(), &mut self.store)
+    }
+
     pub fn check_text(&self, path: &str, text: &str, opts: &CheckOptions) -> Result<SuspectReport> {
         check_text_with(&self.index, &self.store, path, text, opts)
     }
@@ -395,6 +421,21 @@ impl Checker {
         record_finding_in(&mut self.store, params, kind, pages, text, report, opts)
     }
 
+    /// Tracks copies from checks made here ([`Store::observe`]).
+    pub fn observe(&mut self, observations: &[Observation]) -> Result<crate::engine::store::watch::Changes> {
+        self.store.observe(observations, crate::engine::time::now())
+    }
+
+    /// The watches kept in the store.
+    pub fn watches(&self) -> Result<Vec<crate::engine::store::watch::Watch>> {
+        self.store.watches()
+    }
+
+    /// The store this checker reads through.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The findings library, newest first.
     pub fn findings(&self) -> Result<Vec<crate::engine::store::FindingInfo>> {
         self.store.findings(&Default::default())
@@ -419,16 +460,11 @@ fn check_text_with(index: &Index, store: &Store, path: &str, text: &str, opts: &
 
 fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOptions) -> Result<Checked> {
     let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned();
-    let read = decode::catch_quietly(|| {
-        let bytes = decode::read_limited(path)?;
-        decode::decode_bytes(path, &bytes).map(|d| (bytes, d))
-    });
-    let failed =
-        |error: String| Checked { report: SuspectReport::failed(shown.clone(), error), text: None, page: None };
-    let (bytes, decoded) = match read {
-        Ok(Ok(read)) => read,
-        Ok(Err(e)) => return Ok(failed(e.to_string())),
-        Err(_) => return Ok(failed(format!("{}: internal error while reading", path.display()))),
+    let (bytes, decoded) = match decode::read_and_decode(path) {
+        Ok(read) => read,
+        Err(error) => {
+            return Ok(Checked { report: SuspectReport::failed(shown, error), text: None, page: None });
+        }
     };
     let report = check_text_with(index, store, &shown, &decoded.text, opts)?;
     Ok(Checked { page: Some(CapturedPage::file(&shown, bytes)), report, text: Some(decoded.text) })

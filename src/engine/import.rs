@@ -133,6 +133,7 @@ pub fn prepare_document(canonical: String, bytes: &[u8], params: &FingerprintPar
         content_hash: content_hash(bytes),
         chars: decoded.text.chars().count() as u64,
         encoding: decoded.encoding.to_string(),
+        signature: Some(crate::engine::signature::signature(&decoded.text)),
         text: decoded.text,
         windows,
         path: canonical,

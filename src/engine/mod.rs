@@ -2,6 +2,7 @@
 //! progress and cancellation are plain data ([`progress`]) that frontends render.
 
 pub mod check;
+pub mod cluster;
 pub mod corpus;
 pub mod decode;
 pub mod fetch;
@@ -11,7 +12,10 @@ pub mod normalize;
 pub mod params;
 pub mod progress;
 pub mod rarity;
+pub mod signature;
 pub mod simhash;
+pub mod stats;
 pub mod store;
 pub mod time;
+pub mod watch;
 pub mod window;

@@ -20,6 +20,25 @@ pub struct FingerprintParams {
     /// no such field and keep their uniform votes until they are re-fingerprinted.
     #[serde(default)]
     pub weighting: Weighting,
+    /// Where windows start. Stores made before anchors have no such field and keep
+    /// windows every `step` (queried at every token) until they are re-fingerprinted.
+    #[serde(default)]
+    pub anchoring: Anchoring,
+}
+
+/// Where windows start, on both sides of a check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Anchoring {
+    /// Stored every `step` units, queried at every token: every stored window inside a
+    /// copy meets a query window with its tokens (stores made before anchors).
+    #[default]
+    EveryStep,
+    /// Stored and queried at content-defined anchors (winnowing over the token stream,
+    /// about one per `step` units, `engine/window.rs`): the same text gets the same
+    /// anchors wherever it stands, so a suspect is queried about as often as the corpus
+    /// stores, a sixth of every token.
+    Winnowed,
 }
 
 /// How much a feature's vote counts in a window's simhash.
@@ -37,7 +56,13 @@ pub enum Weighting {
 
 impl Default for FingerprintParams {
     fn default() -> Self {
-        FingerprintParams { window: 24, step: 6, ngram: 3, weighting: Weighting::Rarity }
+        FingerprintParams {
+            window: 24,
+            step: 6,
+            ngram: 3,
+            weighting: Weighting::Rarity,
+            anchoring: Anchoring::Winnowed,
+        }
     }
 }
 

@@ -19,6 +19,11 @@ impl Cancel {
     pub fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+    /// `Err(Error::Cancelled)` once cancelled, for loops that stop with `?`.
+    pub fn check(&self) -> crate::Result<()> {
+        if self.is_cancelled() { Err(crate::Error::Cancelled) } else { Ok(()) }
+    }
+
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }

@@ -83,7 +83,7 @@ pub fn window_fingerprints(f: &Features, spans: &[Range<usize>]) -> Vec<u64> {
 /// The stored windows of a tokenized document: ordinal, character span, fingerprint.
 pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWindow> {
     let features = features(tokens, p);
-    let spans = window::stored_spans(tokens, p.window, p.step);
+    let spans = window::stored_spans(tokens, p);
     let fps = window_fingerprints(&features, &spans);
     spans
         .iter()
@@ -98,14 +98,13 @@ pub fn stored_windows(tokens: &[Token], p: &FingerprintParams) -> Vec<StoredWind
         .collect()
 }
 
-/// A suspect's query windows (one per start token, see [`window::query_spans`]) and
-/// their fingerprints.
+/// A suspect's query windows ([`window::query_windows`]) and their fingerprints.
 pub fn query_fingerprints(tokens: &[Token], p: &FingerprintParams) -> (Vec<Range<usize>>, Vec<u64>) {
     use rayon::prelude::*;
     let features = features(tokens, p);
-    let spans = window::query_spans(tokens, p.window);
-    // A window per token: a novel has a million, so they are split among the threads
-    // (each chunk starts its running tally afresh).
+    let spans = window::query_windows(tokens, p);
+    // Up to a window per token: a novel has a million, so they are split among the
+    // threads (each chunk starts its running tally afresh).
     let fps = spans.par_chunks(1 << 14).flat_map_iter(|chunk| window_fingerprints(&features, chunk)).collect();
     (spans, fps)
 }
@@ -174,8 +173,13 @@ mod tests {
         t.fingerprint()
     }
 
-    const UNIFORM: FingerprintParams =
-        FingerprintParams { window: 24, step: 6, ngram: 3, weighting: Weighting::Uniform };
+    const UNIFORM: FingerprintParams = FingerprintParams {
+        window: 24,
+        step: 6,
+        ngram: 3,
+        weighting: Weighting::Uniform,
+        anchoring: crate::engine::params::Anchoring::EveryStep,
+    };
 
     const TEXT: &str = "却说张飞拍马赶到关下，关上矢石如雨，不得进而回。次日，张飞又去搦战。\
         曹操在城上看见，张飞一骑当先，厉声大叫：谁敢与我决一死战！";

@@ -1,7 +1,9 @@
 //! The app's state and frame loop.
 
 use super::i18n::Tr;
-use super::jobs::{CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, Worker, native_dialog};
+use super::jobs::{
+    CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, NoticeDraft, WatchingSnapshot, Worker, native_dialog,
+};
 use super::panels;
 use super::settings::{STORAGE_KEY, Settings, Theme};
 use super::text_view::{Span, TextPane};
@@ -43,6 +45,16 @@ pub enum Action {
     /// Reopen the app on another store.
     SetStore(PathBuf),
     SetTab(Tab),
+    AddWatch(crate::engine::store::watch::NewWatch),
+    RemoveWatch(i64),
+    /// Run these watches now (empty: those due).
+    RunWatches(Vec<i64>),
+    /// Draft a notice from these findings in this form (opens the notice window).
+    DraftNotice(Vec<i64>, crate::report::notice::Jurisdiction),
+    /// Find the corpus's near-duplicate groups with the options on the Duplicates tab.
+    FindDuplicates,
+    /// Show a corpus document beside another (the first of its group) in the viewer.
+    CompareDocuments(u32, u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +62,19 @@ pub enum Tab {
     Corpus,
     Checks,
     Findings,
+    Dashboard,
+    Duplicates,
+}
+
+/// The Duplicates tab: its options, the search under way, the groups found.
+#[derive(Default)]
+pub struct DuplicatesState {
+    pub opts: crate::engine::cluster::ClusterOptions,
+    /// While a search runs: how to stop it, and signatures computed so far (done, total).
+    pub running: Option<(Cancel, usize, usize)>,
+    pub found: Option<crate::engine::cluster::Clusters>,
+    /// The options the groups were found with (for the export).
+    pub found_with: crate::engine::cluster::ClusterOptions,
 }
 
 /// A running or finished import (or re-fingerprinting), for the import dialog.
@@ -116,7 +141,28 @@ pub struct ZhiwenApp {
     /// frame by the eframe frontend; see `drag_pointer`).
     pub drop_pointer: Option<egui::Pos2>,
     drag_pointer: super::drag_pointer::DragPointer,
+    /// Watches, the picture of the copies, the rights holder, as the engine last sent them.
+    pub watching: WatchingSnapshot,
+    /// The watch being added on the dashboard.
+    pub new_watch: crate::engine::store::watch::NewWatch,
+    /// Watch runs under way, and how to stop them.
+    pub watch_running: bool,
+    pub watch_cancel: Cancel,
+    /// When the app last looked for due watches (it looks once a minute while open).
+    next_due_check: Instant,
+    /// Findings ticked in the findings tab (for a notice).
+    pub selected_findings: HashSet<i64>,
+    /// The notice being edited, if its window is open.
+    pub notice: Option<NoticeDraft>,
+    /// The rights holder being edited in the settings window.
+    pub holder_draft: crate::engine::store::watch::RightsHolder,
+    /// Check dropped or picked files against each other too.
+    pub among: bool,
+    pub duplicates: DuplicatesState,
 }
+
+/// How often the app looks for due watches while open.
+const DUE_CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl ZhiwenApp {
     pub fn new(ctx: &egui::Context, db: PathBuf, settings: Settings) -> ZhiwenApp {
@@ -150,6 +196,21 @@ impl ZhiwenApp {
             file_dialog: None,
             drop_pointer: None,
             drag_pointer: Default::default(),
+            watching: WatchingSnapshot::default(),
+            new_watch: crate::engine::store::watch::NewWatch {
+                url: String::new(),
+                label: String::new(),
+                follow: true,
+                every_secs: crate::engine::store::watch::DAILY,
+            },
+            watch_running: false,
+            watch_cancel: Cancel::new(),
+            next_due_check: Instant::now(),
+            selected_findings: HashSet::new(),
+            notice: None,
+            holder_draft: Default::default(),
+            among: false,
+            duplicates: DuplicatesState::default(),
         }
     }
 
@@ -203,7 +264,32 @@ impl ZhiwenApp {
                     self.open_builtin_dialog(dialog);
                 }
                 Event::Failed(message) | Event::Info(message) => self.messages.push(message),
-                Event::Findings(list) => self.findings = list,
+                Event::Findings(list) => {
+                    self.selected_findings.retain(|id| list.iter().any(|f| f.id == *id));
+                    self.findings = list;
+                }
+                Event::Watching(w) => {
+                    if self.holder_draft == self.watching.holder {
+                        self.holder_draft = w.holder.clone();
+                    }
+                    self.watching = *w;
+                }
+                Event::WatchRun(Some(summary)) => self.messages.push(summary),
+                Event::WatchRun(None) => self.watch_running = false,
+                Event::Notice(Ok(draft)) => self.notice = Some(draft),
+                Event::ClusterProgress(done, total) => {
+                    if let Some(running) = &mut self.duplicates.running {
+                        (running.1, running.2) = (done, total);
+                    }
+                }
+                Event::Clusters(found) => {
+                    self.duplicates.running = None;
+                    match found {
+                        Ok(c) => self.duplicates.found = Some(c),
+                        Err(e) => self.messages.push(e),
+                    }
+                }
+                Event::Notice(Err(why)) => self.messages.push(why),
                 Event::Fetching(url) => self.fetching = url,
                 Event::JobFailed(message) => {
                     self.import = None;
@@ -228,6 +314,13 @@ impl ZhiwenApp {
                     self.worker.export_evidence(id, paths[0].clone());
                 }
             }
+            Dialog::SaveSummary => self.worker.export_summary(paths[0].clone()),
+            Dialog::SaveClusters => self.export_duplicates(&paths[0]),
+            Dialog::ExportNotice => {
+                if let Some(draft) = &self.notice {
+                    self.worker.export_notice(draft.clone(), paths[0].clone());
+                }
+            }
         }
     }
 
@@ -235,7 +328,9 @@ impl ZhiwenApp {
     pub fn open_builtin_dialog(&mut self, dialog: Dialog) {
         let tr = self.tr();
         let mut d = match dialog {
-            Dialog::ImportFolder | Dialog::ExportAll => egui_file::FileDialog::select_folder(),
+            Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice => egui_file::FileDialog::select_folder(),
+            Dialog::SaveSummary => egui_file::FileDialog::save_file().default_filename("zhiwen-summary.html"),
+            Dialog::SaveClusters => egui_file::FileDialog::save_file().default_filename("zhiwen-duplicates.csv"),
             Dialog::ImportFiles | Dialog::CheckFiles => egui_file::FileDialog::open_file().multi_select(true),
             Dialog::SaveReport => egui_file::FileDialog::save_file().default_filename("zhiwen-report.html"),
             Dialog::SaveEvidence => egui_file::FileDialog::save_file().default_filename("zhiwen-evidence.zip"),
@@ -247,6 +342,9 @@ impl ZhiwenApp {
             Dialog::SaveReport => tr.export_report,
             Dialog::ExportAll => tr.export_all,
             Dialog::SaveEvidence => tr.export_evidence,
+            Dialog::SaveSummary => tr.export_summary,
+            Dialog::SaveClusters => tr.export_duplicates,
+            Dialog::ExportNotice => tr.export_notice,
         })
         .id(egui::Id::unique("zhiwen_file_dialog"));
         let start = self
@@ -296,7 +394,7 @@ impl ZhiwenApp {
             Action::Check(paths) => {
                 self.tab = Tab::Checks;
                 self.checks_running += 1;
-                self.worker.check(paths, self.settings.check.clone());
+                self.worker.check(paths, self.settings.check.clone(), self.among);
             }
             Action::Remove(ids) => self.worker.remove(ids),
             Action::CancelJob => {
@@ -363,8 +461,67 @@ impl ZhiwenApp {
                 self.selected_docs.clear();
             }
             Action::SetTab(t) => self.tab = t,
+            Action::AddWatch(w) => self.worker.add_watch(w),
+            Action::RemoveWatch(id) => self.worker.remove_watch(id),
+            Action::RunWatches(ids) => self.run_watches(ids),
+            Action::DraftNotice(ids, kind) => self.worker.draft_notice(ids, kind),
+            Action::FindDuplicates => {
+                if self.duplicates.running.is_none() {
+                    let cancel = Cancel::new();
+                    self.duplicates.running = Some((cancel.clone(), 0, 0));
+                    self.duplicates.found_with = self.duplicates.opts.clone();
+                    self.worker.clusters(self.duplicates.opts.clone(), cancel);
+                }
+            }
+            Action::CompareDocuments(doc, with) => {
+                self.tab = Tab::Checks;
+                self.worker.compare_documents(doc, with);
+            }
         }
         ctx.request_repaint();
+    }
+
+    /// Writes the duplicate groups found, as JSON (a `.json` name) or CSV.
+    fn export_duplicates(&mut self, path: &std::path::Path) {
+        let Some(found) = &self.duplicates.found else { return };
+        let docs = &self.corpus.docs;
+        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let text = if json {
+            crate::report::clusters_json(found, &self.duplicates.found_with, docs)
+        } else {
+            crate::report::clusters_csv(found, docs)
+        };
+        match std::fs::write(path, text) {
+            Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
+            Err(e) => self.messages.push(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Starts watch runs (`ids`, or those due when empty) unless some are running.
+    fn run_watches(&mut self, ids: Vec<i64>) {
+        if self.watch_running {
+            return;
+        }
+        self.watch_running = true;
+        self.watch_cancel = Cancel::new();
+        let web = crate::engine::corpus::WebCheckOptions { fetch: self.settings.fetch_options(), ..Default::default() };
+        self.worker.run_watches(ids, web, self.settings.check.clone(), self.watch_cancel.clone());
+    }
+
+    /// Once a minute while open: runs the watches that are due. Asks for a frame a minute
+    /// only while there are watches, so an app without any stays idle.
+    fn run_due_watches(&mut self, ctx: &egui::Context) {
+        if self.watching.watches.is_empty() {
+            return;
+        }
+        if Instant::now() >= self.next_due_check {
+            self.next_due_check = Instant::now() + DUE_CHECK_EVERY;
+            let now = crate::engine::time::now();
+            if !self.watch_running && self.watching.watches.iter().any(|w| w.is_due(now)) {
+                self.run_watches(Vec::new());
+            }
+        }
+        ctx.request_repaint_after(self.next_due_check.saturating_duration_since(Instant::now()));
     }
 
     fn passage_count(&self) -> usize {
@@ -488,8 +645,7 @@ impl ZhiwenApp {
                 self.actions.push(Action::PreviousPassage);
             }
         });
-        // A link pasted anywhere outside a text field is checked (browsers cannot drop links
-        // on X11 windows: winit 0.30 accepts only file:// drops).
+        // A link pasted anywhere outside a text field is checked, as a dropped one is.
         if !typing {
             let pasted: Vec<String> = ctx.input(|i| {
                 i.events
@@ -520,7 +676,15 @@ impl ZhiwenApp {
     }
 
     fn drops(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+        let (links, dropped): (Vec<PathBuf>, Vec<PathBuf>) = ctx
+            .input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect::<Vec<_>>())
+            .into_iter()
+            .partition(|p| panels::drop_zone::dropped_link(p).is_some());
+        if !links.is_empty() {
+            // A link is a web suspect wherever it lands: a page is checked, never imported.
+            let urls = links.iter().filter_map(|p| panels::drop_zone::dropped_link(p)).map(str::to_string).collect();
+            self.actions.push(Action::CheckUrls(urls, self.follow_links));
+        }
         let Some(first) = dropped.first() else { return };
         self.settings.remember_folder_of(first, first.is_dir());
         match panels::drop_zone::zone(self, ctx) {
@@ -571,6 +735,7 @@ impl ZhiwenApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.handle_events();
+        self.run_due_watches(&ctx);
         self.shortcuts(&ctx);
         self.drops(&ctx);
         let title = if let Some(v) = &self.viewer {
@@ -594,8 +759,11 @@ impl ZhiwenApp {
             Tab::Corpus => panels::corpus::show(self, ui),
             Tab::Checks => panels::checks::show(self, ui),
             Tab::Findings => panels::findings::show(self, ui),
+            Tab::Dashboard => panels::dashboard::show(self, ui),
+            Tab::Duplicates => panels::duplicates::show(self, ui),
         }
         panels::import_dialog::show(self, &ctx);
+        panels::notice_window::show(self, &ctx);
         panels::settings_window::show(self, &ctx);
         panels::drop_zone::show(self, &ctx);
         self.show_builtin_dialog(&ctx);
@@ -603,7 +771,7 @@ impl ZhiwenApp {
         for action in std::mem::take(&mut self.actions) {
             self.apply(&ctx, action);
         }
-        if self.busy() || self.checks_running > 0 {
+        if self.busy() || self.checks_running > 0 || self.duplicates.running.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
     }

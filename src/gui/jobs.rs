@@ -5,10 +5,15 @@
 //! wakes the UI (`Context::request_repaint`), which drains the channel each frame and
 //! never blocks.
 
+use crate::engine::check::among;
+use crate::engine::cluster::{ClusterOptions, Clusters};
 use crate::engine::corpus::{Checker, WebCheckOptions};
 use crate::engine::import::collect_files;
+use crate::engine::stats::Picture;
+use crate::engine::store::watch::{NewWatch, RightsHolder, Watch, WatchRun};
 use crate::engine::store::{DocumentInfo, StoreStats};
 use crate::engine::store::{FindingInfo, FindingKind};
+use crate::report::notice::{self, Jurisdiction};
 use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -48,9 +53,41 @@ pub enum Event {
     Fetching(Option<String>),
     /// The findings library, newest first (after each check batch and on start).
     Findings(Vec<FindingInfo>),
+    /// Watches, the picture of the copies and the rights holder (on start, after each
+    /// watch run, check batch and change).
+    Watching(Box<WatchingSnapshot>),
+    /// A watch run finished (or was cancelled) with this summary; `None` ends the runs.
+    WatchRun(Option<String>),
+    /// A takedown notice drafted from findings, or why it cannot be.
+    Notice(Result<NoticeDraft, String>),
+    /// Signatures computed so far while finding duplicates: (done, total).
+    ClusterProgress(usize, usize),
+    /// Near-duplicate groups of the corpus, or why there are none (cancelled, failed).
+    Clusters(Result<Clusters, String>),
     /// The import or re-fingerprint under way stopped on an error (a read-only store, a
     /// full disk): what it committed is kept, and the message says why it stopped.
     JobFailed(String),
+}
+
+/// What the dashboard shows.
+#[derive(Clone, Default)]
+pub struct WatchingSnapshot {
+    pub watches: Vec<Watch>,
+    /// The latest finished run of each watch, by watch id.
+    pub last_runs: Vec<WatchRun>,
+    pub picture: Option<Picture>,
+    pub holder: RightsHolder,
+}
+
+/// A notice being edited: for which findings, in which form, its text.
+#[derive(Clone, Debug)]
+pub struct NoticeDraft {
+    pub finding_ids: Vec<i64>,
+    pub kind: Jurisdiction,
+    pub host: String,
+    pub text: String,
+    /// Whom it was sent to, as typed (for *Mark as sent*).
+    pub sent_to: String,
 }
 
 /// The native dialogs the app opens.
@@ -64,12 +101,18 @@ pub enum Dialog {
     ExportAll,
     /// Where to write the evidence package of the finding `ZhiwenApp::evidence_for`.
     SaveEvidence,
+    /// Where to write the summary report (HTML).
+    SaveSummary,
+    /// A folder for the notice being edited and its evidence packages.
+    ExportNotice,
+    /// Where to write the duplicate groups (.csv or .json).
+    SaveClusters,
 }
 
 impl Dialog {
     /// Whether the dialog picks folders (else files).
     pub fn picks_folders(self) -> bool {
-        matches!(self, Dialog::ImportFolder | Dialog::ExportAll)
+        matches!(self, Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice)
     }
 }
 
@@ -96,7 +139,16 @@ pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> Dialog
     let picked = match dialog {
         Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
-        Dialog::ExportAll => d.pick_folder().map(|p| vec![p]),
+        Dialog::ExportAll | Dialog::ExportNotice => d.pick_folder().map(|p| vec![p]),
+        Dialog::SaveClusters => d
+            .add_filter("CSV", &["csv"])
+            .add_filter("JSON", &["json"])
+            .set_file_name("zhiwen-duplicates.csv")
+            .save_file()
+            .map(|p| vec![p]),
+        Dialog::SaveSummary => {
+            d.add_filter("HTML", &["html"]).set_file_name("zhiwen-summary.html").save_file().map(|p| vec![p])
+        }
         Dialog::SaveEvidence => {
             d.add_filter("Evidence package", &["zip"]).set_file_name("zhiwen-evidence.zip").save_file().map(|p| vec![p])
         }
@@ -120,11 +172,24 @@ enum Command {
     Import(Vec<PathBuf>, Cancel),
     Remove(Vec<u32>),
     Refingerprint(FingerprintParams, Cancel),
-    Check(Vec<PathBuf>, CheckOptions),
+    /// Check files; with `among`, the files against each other too.
+    Check(Vec<PathBuf>, CheckOptions, bool),
     CheckUrls(Vec<String>, WebCheckOptions, CheckOptions, Cancel),
     OpenFinding(i64),
     RemoveFinding(i64),
     ExportEvidence(i64, PathBuf),
+    AddWatch(NewWatch),
+    RemoveWatch(i64),
+    /// Run these watches (or, if empty, those due now).
+    RunWatches(Vec<i64>, WebCheckOptions, CheckOptions, Cancel),
+    SetHolder(RightsHolder),
+    DraftNotice(Vec<i64>, Jurisdiction),
+    MarkNoticeSent(Vec<i64>, String),
+    ExportNotice(NoticeDraft, PathBuf),
+    ExportSummary(PathBuf),
+    Clusters(ClusterOptions, Cancel),
+    /// Shows two corpus documents side by side (the second as the source).
+    CompareDocuments(u32, u32),
 }
 
 /// The UI's handle on the engine thread.
@@ -160,8 +225,15 @@ impl Worker {
     pub fn refingerprint(&self, params: FingerprintParams, cancel: Cancel) {
         let _ = self.commands.send(Command::Refingerprint(params, cancel));
     }
-    pub fn check(&self, paths: Vec<PathBuf>, opts: CheckOptions) {
-        let _ = self.commands.send(Command::Check(paths, opts));
+    pub fn check(&self, paths: Vec<PathBuf>, opts: CheckOptions, among: bool) {
+        let _ = self.commands.send(Command::Check(paths, opts, among));
+    }
+    /// Finds the corpus's near-duplicate groups (signing documents first if needed).
+    pub fn clusters(&self, opts: ClusterOptions, cancel: Cancel) {
+        let _ = self.commands.send(Command::Clusters(opts, cancel));
+    }
+    pub fn compare_documents(&self, doc: u32, with: u32) {
+        let _ = self.commands.send(Command::CompareDocuments(doc, with));
     }
     pub fn check_urls(&self, urls: Vec<String>, web: WebCheckOptions, opts: CheckOptions, cancel: Cancel) {
         let _ = self.commands.send(Command::CheckUrls(urls, web, opts, cancel));
@@ -175,6 +247,32 @@ impl Worker {
     }
     pub fn export_evidence(&self, id: i64, path: PathBuf) {
         let _ = self.commands.send(Command::ExportEvidence(id, path));
+    }
+    pub fn add_watch(&self, watch: NewWatch) {
+        let _ = self.commands.send(Command::AddWatch(watch));
+    }
+    pub fn remove_watch(&self, id: i64) {
+        let _ = self.commands.send(Command::RemoveWatch(id));
+    }
+    /// Runs watches on a thread of their own (`ids` empty: those due now); each run ends
+    /// with `Event::WatchRun`, and the last with `Event::WatchRun(None)`.
+    pub fn run_watches(&self, ids: Vec<i64>, web: WebCheckOptions, opts: CheckOptions, cancel: Cancel) {
+        let _ = self.commands.send(Command::RunWatches(ids, web, opts, cancel));
+    }
+    pub fn set_holder(&self, holder: RightsHolder) {
+        let _ = self.commands.send(Command::SetHolder(holder));
+    }
+    pub fn draft_notice(&self, ids: Vec<i64>, kind: Jurisdiction) {
+        let _ = self.commands.send(Command::DraftNotice(ids, kind));
+    }
+    pub fn mark_notice_sent(&self, ids: Vec<i64>, to: String) {
+        let _ = self.commands.send(Command::MarkNoticeSent(ids, to));
+    }
+    pub fn export_notice(&self, draft: NoticeDraft, dir: PathBuf) {
+        let _ = self.commands.send(Command::ExportNotice(draft, dir));
+    }
+    pub fn export_summary(&self, path: PathBuf) {
+        let _ = self.commands.send(Command::ExportSummary(path));
     }
 
     /// Events that arrived since the last call.
@@ -231,6 +329,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
     };
     publish(&corpus);
     publish_findings(&corpus, &emit);
+    publish_watching(&corpus, &emit);
     loop {
         // Between commands, look for imports made by another process (the CLI).
         let command = match commands.recv_timeout(Duration::from_secs(2)) {
@@ -268,7 +367,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
             }
             Command::Check(..) | Command::CheckUrls(..) => {
                 let opts = match &command {
-                    Command::Check(_, opts) | Command::CheckUrls(_, _, opts, _) => opts.clone(),
+                    Command::Check(_, opts, _) | Command::CheckUrls(_, _, opts, _) => opts.clone(),
                     _ => unreachable!(),
                 };
                 if let Err(e) = corpus.ensure_distance(opts.max_distance) {
@@ -280,7 +379,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     Ok(checker) => {
                         let emit = emit.clone();
                         std::thread::spawn(move || match command {
-                            Command::Check(paths, opts) => check_batch(checker, paths, opts, emit),
+                            Command::Check(paths, opts, among) => check_batch(checker, paths, opts, among, emit),
                             Command::CheckUrls(urls, web, opts, cancel) => {
                                 check_web_batch(checker, urls, web, opts, cancel, emit)
                             }
@@ -310,6 +409,87 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     Err(e) => Event::Failed(e.to_string()),
                 });
             }
+            Command::AddWatch(w) => {
+                if let Err(e) = corpus.store_mut().add_watch(&w, crate::engine::time::now()) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_watching(&corpus, &emit);
+            }
+            Command::RemoveWatch(id) => {
+                if let Err(e) = corpus.store_mut().remove_watches(&[id]) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_watching(&corpus, &emit);
+            }
+            Command::RunWatches(ids, web, opts, cancel) => {
+                let started = corpus.ensure_distance(opts.max_distance).and_then(|()| corpus.checker());
+                match started {
+                    Ok(checker) => {
+                        let emit = emit.clone();
+                        std::thread::spawn(move || run_watches(checker, ids, web, opts, cancel, emit));
+                    }
+                    Err(e) => {
+                        emit.send(Event::Failed(e.to_string()));
+                        emit.send(Event::WatchRun(None));
+                    }
+                }
+            }
+            Command::SetHolder(holder) => {
+                if let Err(e) = corpus.store_mut().set_rights_holder(&holder) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_watching(&corpus, &emit);
+            }
+            Command::DraftNotice(ids, kind) => {
+                let now = crate::engine::time::now();
+                let draft = notice::notice_input(corpus.store(), &ids, now).map(|input| NoticeDraft {
+                    text: notice::notice_text(kind, &input),
+                    host: input.host,
+                    finding_ids: ids,
+                    kind,
+                    sent_to: String::new(),
+                });
+                emit.send(Event::Notice(draft.map_err(|e| e.to_string())));
+            }
+            Command::MarkNoticeSent(ids, to) => {
+                match corpus.store_mut().mark_notice_sent(&ids, &to, crate::engine::time::now()) {
+                    Ok(n) => emit.send(Event::Info(format!("notice to {to} recorded for {n} pages"))),
+                    Err(e) => emit.send(Event::Failed(e.to_string())),
+                }
+                publish_findings(&corpus, &emit);
+                publish_watching(&corpus, &emit);
+            }
+            Command::ExportNotice(draft, dir) => {
+                let now = crate::engine::time::now();
+                let written = notice::notice_input(corpus.store(), &draft.finding_ids, now).and_then(|input| {
+                    notice::write_notice_folder(corpus.store(), draft.kind, &input, &draft.text, &dir)
+                });
+                emit.send(match written {
+                    Ok(path) => Event::Info(format!("notice: {}", path.display())),
+                    Err(e) => Event::Failed(e.to_string()),
+                });
+            }
+            Command::Clusters(opts, cancel) => {
+                let progress = |done: usize, total: usize| emit.send(Event::ClusterProgress(done, total));
+                let found = corpus.clusters(&opts, &progress, &cancel).map_err(|e| e.to_string());
+                emit.send(Event::Clusters(found));
+            }
+            Command::CompareDocuments(doc, with) => match compare_documents(&corpus, doc, with) {
+                Ok(outcome) => emit.send(Event::Checked(Box::new(outcome))),
+                Err(e) => emit.send(Event::Failed(e.to_string())),
+            },
+            Command::ExportSummary(path) => {
+                let written = crate::engine::stats::picture(corpus.store(), crate::engine::time::now())
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| {
+                        std::fs::write(&path, crate::report::summary::summary_html(&p))
+                            .map_err(|e| format!("{}: {e}", path.display()))
+                    });
+                emit.send(match written {
+                    Ok(()) => Event::Info(format!("summary: {}", path.display())),
+                    Err(e) => Event::Failed(e),
+                });
+            }
         }
     }
 }
@@ -320,6 +500,88 @@ fn publish_findings(corpus: &Corpus, emit: &Emit) {
         Ok(list) => emit.send(Event::Findings(list)),
         Err(e) => emit.send(Event::Failed(e.to_string())),
     }
+}
+
+/// Sends the watches, the picture and the rights holder to the UI.
+fn publish_watching(corpus: &Corpus, emit: &Emit) {
+    match watching(corpus.store()) {
+        Ok(w) => emit.send(Event::Watching(Box::new(w))),
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    }
+}
+
+fn watching(store: &crate::engine::store::Store) -> crate::Result<WatchingSnapshot> {
+    let mut last_runs: Vec<WatchRun> = Vec::new();
+    for run in store.watch_runs(None)?.into_iter().filter(|r| r.outcome == "done") {
+        if !last_runs.iter().any(|r| r.watch_id == run.watch_id) {
+            last_runs.push(run);
+        }
+    }
+    Ok(WatchingSnapshot {
+        watches: store.watches()?,
+        last_runs,
+        picture: Some(crate::engine::stats::picture(store, crate::engine::time::now())?),
+        holder: store.rights_holder()?,
+    })
+}
+
+/// After web work on a checker's thread: the findings and the picture as they are now,
+/// and nothing being fetched.
+fn web_work_done(checker: &Checker, emit: &Emit) {
+    if let Ok(list) = checker.findings() {
+        emit.send(Event::Findings(list));
+    }
+    if let Ok(w) = watching(checker.store()) {
+        emit.send(Event::Watching(Box::new(w)));
+    }
+    emit.send(Event::Fetching(None));
+}
+
+/// Runs watches on a checker's thread: `ids`, or those due now when empty.
+fn run_watches(
+    mut checker: Checker,
+    ids: Vec<i64>,
+    web: WebCheckOptions,
+    opts: CheckOptions,
+    cancel: Cancel,
+    emit: Emit,
+) {
+    let progress = |url: &str| emit.send(Event::Fetching(Some(url.to_string())));
+    let now = crate::engine::time::now();
+    let watches = checker.watches().map(|all| {
+        all.into_iter().filter(|w| if ids.is_empty() { w.is_due(now) } else { ids.contains(&w.id) }).collect::<Vec<_>>()
+    });
+    match watches {
+        Ok(watches) => {
+            for w in watches {
+                if cancel.is_cancelled() {
+                    break;
+                }
+                match checker.run_watch(&w, &web, &opts, crate::engine::time::now(), &progress, &cancel) {
+                    Ok(run) => {
+                        let c = &run.changes;
+                        let name = if w.label.is_empty() { &w.url } else { &w.label };
+                        emit.send(Event::WatchRun(Some(if run.cancelled {
+                            format!("{name}: cancelled, nothing changed")
+                        } else {
+                            format!(
+                                "{name}: {} new, {} back, {} gone, {} still online, {} unreachable",
+                                c.new.len(),
+                                c.back.len(),
+                                c.gone.len(),
+                                c.still_online.len(),
+                                c.unreachable.len()
+                            )
+                        })));
+                    }
+                    Err(e) => emit.send(Event::Failed(format!("{}: {e}", w.url))),
+                }
+            }
+        }
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    }
+    web_work_done(&checker, &emit);
+    emit.send(Event::WatchRun(None));
 }
 
 /// A kept finding as a result for the viewer: its text and report as recorded, the
@@ -345,11 +607,22 @@ fn check_web_batch(
     match checker.check_urls(&urls, &web, &opts, &progress, &cancel) {
         Ok(results) => {
             for mut w in results {
+                let mut kept = w.suspect.is_none();
                 if let Some(suspect) = &w.suspect {
                     let pages = crate::engine::corpus::captured(suspect);
                     match checker.record_finding(FindingKind::Web, &pages, &suspect.text, &w.report, &opts) {
-                        Ok(id) => w.report.web.iter_mut().for_each(|o| o.finding_id = Some(id)),
+                        Ok(id) => {
+                            w.report.web.iter_mut().for_each(|o| o.finding_id = Some(id));
+                            kept = true;
+                        }
                         Err(e) => emit.send(Event::Failed(format!("finding not kept: {e}"))),
+                    }
+                }
+                // Tracked as watched pages are (a copy new, still online, gone).
+                if kept {
+                    let finding = w.report.web.as_ref().and_then(|o| o.finding_id);
+                    if let Err(e) = checker.observe(&[w.observation(finding)]) {
+                        emit.send(Event::Failed(format!("copy not tracked: {e}")));
                     }
                 }
                 let sources = w.report.sources.iter().filter_map(|s| Some((s.id, checker.text(s.id).ok()??))).collect();
@@ -359,17 +632,54 @@ fn check_web_batch(
         }
         Err(e) => emit.send(Event::Failed(e.to_string())),
     }
-    if let Ok(list) = checker.findings() {
-        emit.send(Event::Findings(list));
-    }
-    if let Ok(list) = checker.findings() {
-        emit.send(Event::Findings(list));
-    }
-    emit.send(Event::Fetching(None));
+    web_work_done(&checker, &emit);
     emit.send(Event::CheckBatchDone);
 }
 
-fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, emit: Emit) {
+/// Two corpus documents side by side: `doc` as the suspect, `with` as its source, matched
+/// by the same engine as suspects among themselves.
+fn compare_documents(corpus: &Corpus, doc: u32, with: u32) -> crate::Result<CheckOutcome> {
+    let text = |id: u32| -> crate::Result<(String, String)> {
+        let d = corpus.store().source_doc(id)?.ok_or_else(|| crate::Error::Parameter(format!("no document {id}")))?;
+        Ok((d.path, d.text))
+    };
+    let batch = [text(doc)?, text(with)?];
+    let opts = CheckOptions::default();
+    let pair = among::among(&batch, &corpus.params(), &opts)?.into_iter().next();
+    let report = match pair {
+        Some(p) if p.a == 0 => p.report,
+        // Only the other direction (or nothing) matched: the document, with no passages.
+        _ => SuspectReport {
+            path: batch[0].0.clone(),
+            chars: batch[0].1.chars().count(),
+            similarity: 0.0,
+            error: None,
+            sources: Vec::new(),
+            web: None,
+        },
+    };
+    let [(_, text), (_, source)] = batch;
+    Ok(CheckOutcome { report, text: Some(text), sources: vec![(1, source)] })
+}
+
+/// The pairs of checked files that share text, as results: `a ↔ b`, `a` the suspect.
+fn among_results(batch: &[(String, String)], opts: &CheckOptions, params: &FingerprintParams, emit: &Emit) {
+    match among::among(batch, params, opts) {
+        Ok(pairs) => {
+            for p in pairs {
+                let b = &batch[p.b];
+                let path = format!("{} ↔ {}", p.report.path, crate::report::file_name(&b.0));
+                let report = SuspectReport { path, ..p.report };
+                let outcome =
+                    CheckOutcome { report, text: Some(batch[p.a].1.clone()), sources: vec![(p.b as u32, b.1.clone())] };
+                emit.send(Event::Checked(Box::new(outcome)));
+            }
+        }
+        Err(e) => emit.send(Event::Failed(e.to_string())),
+    }
+}
+
+fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, among: bool, emit: Emit) {
     let mut walk = ImportReport::default();
     let files = collect_files(&paths, &mut walk);
     for (path, reason) in walk.failed {
@@ -377,6 +687,7 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
         emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
     }
     let mut told = false;
+    let mut batch: Vec<(String, String)> = Vec::new();
     for file in files {
         let (outcome, kept) = match checker.check_file(&file, &opts) {
             Ok(checked) => {
@@ -391,6 +702,9 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
             }
         };
         let report = outcome.report.clone();
+        if among && let Some(text) = &outcome.text {
+            batch.push((report.path.clone(), text.clone()));
+        }
         emit.send(Event::Checked(Box::new(outcome)));
         // Then kept in the findings library with the bytes it read (after the UI has the
         // result: the write may wait for another process's import to commit).
@@ -402,6 +716,9 @@ fn check_batch(mut checker: Checker, paths: Vec<PathBuf>, opts: CheckOptions, em
             emit.send(Event::Failed(format!("findings not kept: {e}")));
             told = true;
         }
+    }
+    if among {
+        among_results(&batch, &opts, &checker.store().params(), &emit);
     }
     if let Ok(list) = checker.findings() {
         emit.send(Event::Findings(list));

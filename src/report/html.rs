@@ -9,7 +9,7 @@ use std::fmt::Write;
 /// Characters of context shown around a passage on each side.
 const CONTEXT: usize = 80;
 
-const STYLE: &str = r#"
+pub(super) const STYLE: &str = r#"
 :root { --fg:#1d1d1f; --muted:#666; --line:#ddd; --accent:#b22234; --sub:#e67800; --edit:rgba(200,30,30,.28); }
 * { box-sizing: border-box; }
 body { font-family: "Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Microsoft YaHei","WenQuanYi Micro Hei",system-ui,sans-serif;

@@ -2,7 +2,9 @@
 //!
 //! - [`json`]: the `check --json` contract (README);
 //! - [`html()`]: a self-contained side-by-side report of one suspect, [`html::index`] for a batch;
-//! - [`csv()`]: one row per passage; [`pan_xml`]: PAN text-alignment XML.
+//! - [`csv()`]: one row per passage; [`pan_xml`]: PAN text-alignment XML;
+//! - [`evidence`]: a finding's evidence package; [`notice`]: takedown notices;
+//!   [`summary`]: the picture per work, per site and over time, with its chart.
 //!
 //! Invariant: text from the files (content, titles, paths) is untrusted; everything
 //! that reaches HTML or XML goes through [`escape`].
@@ -10,9 +12,11 @@
 mod csv;
 pub mod evidence;
 pub mod html;
+pub mod notice;
 mod pan;
+pub mod summary;
 
-pub use csv::csv;
+pub use csv::{clusters_csv, csv, summary_csv};
 pub use html::html;
 pub use pan::pan_xml;
 
@@ -61,7 +65,8 @@ fn percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-fn file_name(path: &str) -> String {
+/// The file name of a path (the whole string if it has none).
+pub fn file_name(path: &str) -> String {
     std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
@@ -107,6 +112,39 @@ pub fn write_html_folder(
     Ok(index)
 }
 
+/// Near-duplicate groups as JSON: the options, the counts, and each group's members with
+/// their title, path and Jaccard to the group's first member.
+pub fn clusters_json(
+    c: &crate::engine::cluster::Clusters,
+    opts: &crate::engine::cluster::ClusterOptions,
+    docs: &[crate::engine::store::DocumentInfo],
+) -> String {
+    let groups: Vec<serde_json::Value> = c
+        .groups
+        .iter()
+        .map(|g| {
+            let members: Vec<serde_json::Value> = g
+                .members
+                .iter()
+                .map(|m| {
+                    let d = docs.iter().find(|d| d.id == m.doc_id);
+                    serde_json::json!({
+                        "doc_id": m.doc_id, "jaccard": m.jaccard,
+                        "title": d.map(|d| d.title.as_str()), "path": d.map(|d| d.path.as_str()),
+                    })
+                })
+                .collect();
+            serde_json::json!({ "members": members })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "method": opts.method, "threshold": opts.threshold, "max_distance": opts.max_distance,
+        "documents": c.documents, "candidates": c.candidates, "bands": c.bands, "rows": c.rows,
+        "groups": groups,
+    });
+    serde_json::to_string_pretty(&doc).expect("JSON serializes")
+}
+
 /// Version of the JSON contract; bump on incompatible changes.
 pub const JSON_VERSION: &str = "0.1.0";
 
@@ -123,6 +161,21 @@ struct CheckJson<'a> {
     settings: Settings,
     corpus: CorpusSize,
     suspects: &'a [SuspectReport],
+    /// With `--among`: the suspects that share text with each other.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pairs: Option<Vec<PairJson<'a>>>,
+}
+
+/// A pair of suspects that share text, as the JSON contract gives it.
+#[derive(Serialize)]
+struct PairJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    /// Share of `a`'s text found in `b`, and of `b`'s in `a`.
+    similarity: f64,
+    b_coverage: f64,
+    /// Offsets: `suspect_*` in `a`, `source_*` in `b`.
+    passages: &'a [crate::engine::check::Passage],
 }
 
 #[derive(Serialize)]
@@ -133,10 +186,37 @@ struct Settings {
     min_passage_chars: usize,
     min_evidence_bits: f64,
     weighting: crate::engine::params::Weighting,
+    anchoring: crate::engine::params::Anchoring,
 }
 
 /// The JSON document of the `check --json` contract.
 pub fn json(params: &FingerprintParams, opts: &CheckOptions, corpus: CorpusSize, suspects: &[SuspectReport]) -> String {
+    json_with_pairs(params, opts, corpus, suspects, None)
+}
+
+/// [`json`] with the pairs of suspects that share text (`check --among`).
+pub fn json_with_pairs(
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+    corpus: CorpusSize,
+    suspects: &[SuspectReport],
+    pairs: Option<&[crate::engine::check::among::SuspectPair]>,
+) -> String {
+    let pairs = pairs.map(|pairs| {
+        pairs
+            .iter()
+            .filter_map(|p| {
+                let s = p.report.sources.first()?;
+                Some(PairJson {
+                    a: &p.report.path,
+                    b: &s.path,
+                    similarity: s.similarity,
+                    b_coverage: s.source_coverage,
+                    passages: &s.passages,
+                })
+            })
+            .collect()
+    });
     let doc = CheckJson {
         version: JSON_VERSION,
         settings: Settings {
@@ -146,9 +226,11 @@ pub fn json(params: &FingerprintParams, opts: &CheckOptions, corpus: CorpusSize,
             min_passage_chars: opts.min_passage_chars,
             min_evidence_bits: opts.min_evidence_bits,
             weighting: params.weighting,
+            anchoring: params.anchoring,
         },
         corpus,
         suspects,
+        pairs,
     };
     serde_json::to_string_pretty(&doc).expect("report serializes")
 }

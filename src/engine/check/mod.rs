@@ -11,6 +11,7 @@
 //! - `similarity` = share of the suspect's counted characters inside the source's passages;
 //! - `source_coverage` = share of the source's counted characters inside them.
 
+pub mod among;
 pub mod chain;
 pub mod diff;
 pub mod regions;
@@ -182,6 +183,42 @@ pub fn check_text(
     })
 }
 
+/// The passages between a suspect and one source from window pairs found elsewhere (the
+/// Spark job's join): `hits` are (query window, stored window, distance), the windows
+/// numbered as [`query_fingerprints`] and [`window::stored_spans`] number them. The
+/// matching is the one [`check_text`] runs for each source, so both give the same passages.
+pub fn match_pair(
+    suspect_text: &str,
+    source_id: u32,
+    source: SourceDoc,
+    hits: &[(u32, u32, u32)],
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+) -> Option<SourceMatch> {
+    let q_tokens = tokenize(suspect_text);
+    let q_syms: Vec<u64> = q_tokens.iter().map(|t| t.sym).collect();
+    let q_chars: Vec<char> = suspect_text.chars().collect();
+    let q_spans = window::query_windows(&q_tokens, params);
+    let hits: Vec<(u32, u32, u32)> = hits.iter().copied().filter(|&(q, _, _)| (q as usize) < q_spans.len()).collect();
+    let suspect = Suspect { tokens: &q_tokens, syms: &q_syms, chars: &q_chars, spans: &q_spans };
+    match_source(&suspect, source_id, source, &hits, params, opts).map(|(m, _)| m)
+}
+
+/// A suspect's similarity from its sources' passages: the share of its counted characters
+/// inside any of them, as [`check_text`] gives it.
+pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch]) -> f64 {
+    let tokens = tokenize(suspect_text);
+    // Passages start and end on token boundaries, so the token range of a char range is
+    // found by the tokens' starts.
+    let token_at = |char_offset: usize| tokens.partition_point(|t| (t.start as usize) < char_offset);
+    let ranges = sources
+        .iter()
+        .flat_map(|s| &s.passages)
+        .map(|p| (token_at(p.suspect_start), token_at(p.suspect_end)))
+        .collect();
+    share_of_ranges(&tokens, ranges)
+}
+
 /// Sources fetched from the store and matched in parallel at a time.
 const SOURCES_AT_ONCE: usize = 64;
 
@@ -209,12 +246,12 @@ fn match_source(
 ) -> Option<Matched> {
     let s_tokens = tokenize(&src.text);
     let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
-    let s_spans = window::stored_spans(&s_tokens, params.window, params.step);
+    let s_spans = window::stored_spans(&s_tokens, params);
     let mut token_hits: Vec<Hit> = hits
         .iter()
         .filter_map(|&(qi, ordinal, distance)| {
             let (qs, ss) = (&q.spans[qi as usize], s_spans.get(ordinal as usize)?);
-            Some(Hit { q: qi, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
+            Some(Hit { q: qs.start as u32, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
         })
         .collect();
     // Gaps left by typos and dropped sentences, up to four windows long.

@@ -193,6 +193,19 @@ pub fn decode_file(path: &Path) -> Result<Decoded> {
     decode_bytes(path, &bytes)
 }
 
+/// Reads and decodes a file, a decoder's panic caught ([`catch_quietly`]); returns the bytes
+/// as read beside the text, or one message naming the file and the problem.
+pub fn read_and_decode(path: &Path) -> std::result::Result<(Vec<u8>, Decoded), String> {
+    match catch_quietly(|| {
+        let bytes = read_limited(path)?;
+        decode_bytes(path, &bytes).map(|d| (bytes, d))
+    }) {
+        Ok(Ok(read)) => Ok(read),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("{}: internal error while reading", path.display())),
+    }
+}
+
 /// Decodes bytes that came from `path` (used for messages and the format choice).
 pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
     if bytes.is_empty() {

@@ -155,7 +155,7 @@ impl Fetcher {
                 continue;
             }
             if !(200..300).contains(&status) {
-                return Err(fail(format!("HTTP {status}{}", status_text(status))));
+                return Err(Error::HttpStatus { url: url.to_string(), status });
             }
             return Ok(Page {
                 url: url.to_string(),
@@ -272,7 +272,8 @@ pub fn is_url(arg: &str) -> bool {
     })
 }
 
-fn status_text(status: u16) -> &'static str {
+/// The words after an HTTP status in messages: ` Not Found` after 404.
+pub fn status_text(status: u16) -> &'static str {
     match status {
         401 => " Unauthorized (the page needs a login)",
         403 => " Forbidden",

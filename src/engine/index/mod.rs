@@ -26,6 +26,7 @@
 //! Not for: distances above its layout's k (rebuild with a larger k), or incremental
 //! inserts (rebuild; bucketing 10^7 entries takes a fraction of a second per table).
 
+pub mod group_join;
 mod layout;
 mod memory;
 

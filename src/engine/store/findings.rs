@@ -84,10 +84,26 @@ pub struct FindingInfo {
     pub final_url: Option<String>,
     pub sha256: String,
     pub similarity: f64,
+    /// Characters of the extracted text.
+    pub chars: u64,
     /// Source documents, most similar first.
     pub sources: Vec<(u32, f64)>,
     pub first_checked_at: i64,
     pub checked_at: i64,
+    /// For a web page that copies (or copied): its status over time.
+    pub tracking: Option<Tracking>,
+}
+
+/// The status of the page a finding captured, as watching follows it (`store/watch.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tracking {
+    pub status: super::watch::CopyStatus,
+    pub first_seen: i64,
+    pub last_seen: i64,
+    pub gone_at: Option<i64>,
+    pub gone_reason: Option<String>,
+    pub notice_sent_at: Option<i64>,
+    pub notice_to: Option<String>,
 }
 
 /// A finding whole: its listing, text, result, settings and pages.
@@ -141,6 +157,7 @@ impl Store {
     /// Records a check; the same target with the same bytes updates the earlier finding.
     /// Returns the finding's id.
     pub fn record_finding(&mut self, f: &NewFinding) -> Result<i64> {
+        // Refused before the pages are hashed, not after.
         self.writable()?;
         // Hashed and compressed before the transaction, which holds the store's write lock.
         let packed: Vec<(String, Vec<u8>)> = f.pages.iter().map(|p| (sha256(&p.bytes), deflate(&p.bytes))).collect();
@@ -148,8 +165,7 @@ impl Store {
             [(only, _)] => only.clone(),
             _ => sha256_of(f.pages.iter().map(|p| p.bytes.as_slice())),
         };
-        let write = |conn: &mut rusqlite::Connection| -> Result<i64> {
-            let tx = conn.transaction()?;
+        self.write_transaction(|tx| {
             let existing: Option<i64> = tx
                 .query_row("SELECT id FROM findings WHERE target = ?1 AND sha256 = ?2", params![f.target, sha], |r| {
                     r.get(0)
@@ -208,10 +224,8 @@ impl Store {
                     params![id, doc, sim],
                 )?;
             }
-            tx.commit()?;
             Ok(id)
-        };
-        write(&mut self.conn).map_err(|e| self.write_error(e))
+        })
     }
 
     /// Findings, newest check first.
@@ -222,14 +236,30 @@ impl Store {
     /// Findings that pass `filter` (and are `id`, if given), newest check first.
     fn finding_infos(&self, filter: &FindingFilter, id: Option<i64>) -> Result<Vec<FindingInfo>> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, kind, target, final_url, sha256, similarity, first_checked_at, checked_at FROM findings
-             WHERE (?1 IS NULL OR id IN (SELECT finding_id FROM finding_sources WHERE doc_id = ?1))
-               AND (?2 IS NULL OR checked_at >= ?2)
-               AND (?3 IS NULL OR id = ?3)
-             ORDER BY checked_at DESC, id DESC",
+            "SELECT f.id, f.kind, f.target, f.final_url, f.sha256, f.similarity, f.first_checked_at, f.checked_at,
+                    length(f.text), c.status, c.first_seen, c.last_seen, c.gone_at, c.gone_reason, c.notice_sent_at,
+                    c.notice_to
+             FROM findings f LEFT JOIN copies c ON c.url = f.target
+             WHERE (?1 IS NULL OR f.id IN (SELECT finding_id FROM finding_sources WHERE doc_id = ?1))
+               AND (?2 IS NULL OR f.checked_at >= ?2)
+               AND (?3 IS NULL OR f.id = ?3)
+             ORDER BY f.checked_at DESC, f.id DESC",
         )?;
         let rows = stmt.query_map(params![filter.source, filter.since, id], |r| {
             let kind: String = r.get(1)?;
+            let status: Option<String> = r.get(9)?;
+            let tracking = match status {
+                Some(status) => Some(Tracking {
+                    status: super::watch::CopyStatus::parse(&status),
+                    first_seen: r.get(10)?,
+                    last_seen: r.get(11)?,
+                    gone_at: r.get(12)?,
+                    gone_reason: r.get(13)?,
+                    notice_sent_at: r.get(14)?,
+                    notice_to: r.get(15)?,
+                }),
+                None => None,
+            };
             Ok(FindingInfo {
                 id: r.get(0)?,
                 kind: if kind == "web" { FindingKind::Web } else { FindingKind::File },
@@ -237,9 +267,11 @@ impl Store {
                 final_url: r.get(3)?,
                 sha256: r.get(4)?,
                 similarity: r.get(5)?,
+                chars: r.get(8)?,
                 sources: Vec::new(),
                 first_checked_at: r.get(6)?,
                 checked_at: r.get(7)?,
+                tracking,
             })
         })?;
         let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -252,9 +284,14 @@ impl Store {
         Ok(out)
     }
 
+    /// One finding as listed.
+    pub fn finding_info(&self, id: i64) -> Result<Option<FindingInfo>> {
+        Ok(self.finding_infos(&FindingFilter::default(), Some(id))?.pop())
+    }
+
     /// One finding whole, with its pages' bytes as received.
     pub fn finding(&self, id: i64) -> Result<Option<Finding>> {
-        let Some(info) = self.finding_infos(&FindingFilter::default(), Some(id))?.pop() else {
+        let Some(info) = self.finding_info(id)? else {
             return Ok(None);
         };
         let (text, result, settings) =
@@ -292,16 +329,6 @@ impl Store {
 
     /// Removes findings by id; returns how many existed.
     pub fn remove_findings(&mut self, ids: &[i64]) -> Result<usize> {
-        self.writable()?;
-        let remove = |conn: &mut rusqlite::Connection| -> Result<usize> {
-            let tx = conn.transaction()?;
-            let mut n = 0;
-            for id in ids {
-                n += tx.execute("DELETE FROM findings WHERE id = ?1", [id])?;
-            }
-            tx.commit()?;
-            Ok(n)
-        };
-        remove(&mut self.conn).map_err(|e| self.write_error(e))
+        self.write_transaction(|tx| super::delete_ids(tx, "findings", ids))
     }
 }

@@ -31,6 +31,22 @@ impl Store {
         Ok(b)
     }
 
+    /// Every document's stored windows in document order, one document at a time:
+    /// `f(doc, fingerprints, (char_start, char_end) spans)`, both by ordinal.
+    pub fn for_each_documents_windows(
+        &self,
+        mut f: impl FnMut(u32, Vec<u64>, Vec<(u32, u32)>) -> Result<()>,
+    ) -> Result<()> {
+        let mut stmt = self.conn.prepare("SELECT doc_id, fingerprints, spans FROM windows ORDER BY doc_id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let blob = |i: usize| r.get_ref(i)?.as_blob().map_err(rusqlite::Error::from);
+            let fingerprints = super::packed::fingerprints(blob(1)?).collect();
+            f(r.get(0)?, fingerprints, super::packed::spans(blob(2)?))?;
+        }
+        Ok(())
+    }
+
     /// The stored windows of one document, by ordinal: (char_start, char_end).
     pub fn window_spans(&self, doc: u32) -> Result<Vec<(u32, u32)>> {
         let mut stmt = self.conn.prepare_cached("SELECT spans FROM windows WHERE doc_id = ?1")?;

@@ -16,6 +16,7 @@ pub mod findings;
 mod load;
 mod packed;
 mod schema;
+pub mod watch;
 mod write;
 
 use crate::engine::params::FingerprintParams;
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use crate::engine::simhash::StoredWindow;
-pub use findings::{CapturedPage, Finding, FindingFilter, FindingInfo, FindingKind, NewFinding};
+pub use findings::{CapturedPage, Finding, FindingFilter, FindingInfo, FindingKind, NewFinding, Tracking};
 pub use write::{NewDocument, WriteOutcome};
 
 /// A document as listed: everything but its text.
@@ -116,6 +117,19 @@ impl Store {
         self.path.clone().unwrap_or_else(|| PathBuf::from(":memory:"))
     }
 
+    /// Runs `f` in one write transaction of a writable store: all of it is committed or
+    /// none, and SQLite's errors come back in the words a user needs ([`Store::write_error`]).
+    pub(crate) fn write_transaction<T>(&mut self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+        self.writable()?;
+        let written = (|| {
+            let tx = self.conn.transaction()?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })();
+        written.map_err(|e| self.write_error(e))
+    }
+
     /// A write's SQLite error in the words a user needs: a full disk, a read-only store.
     fn write_error(&self, e: Error) -> Error {
         use rusqlite::ErrorCode;
@@ -133,12 +147,16 @@ impl Store {
         Store::init(Connection::open_in_memory()?, None, params)
     }
 
-    fn init(conn: Connection, path: Option<PathBuf>, params: FingerprintParams) -> Result<Store> {
+    fn init(mut conn: Connection, path: Option<PathBuf>, params: FingerprintParams) -> Result<Store> {
         params.validate()?;
         let shown = path.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
         // Another process (the GUI and the CLI at once) may hold the write lock for a
         // batch; wait for it rather than failing with "database is locked".
         conn.busy_timeout(Duration::from_secs(30))?;
+        // Every write transaction takes the write lock when it begins. A deferred one that
+        // reads first and then writes fails at once with SQLITE_BUSY (no waiting) when the
+        // other process committed in between, which is what "database is locked" was.
+        conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
         conn.pragma_update(None, "foreign_keys", true)?;
         if path.is_some() {
             let mode: String =
@@ -304,6 +322,16 @@ pub struct SourceDoc {
     pub path: String,
     pub title: String,
     pub text: String,
+}
+
+/// Deletes the rows of `table` with these ids; returns how many existed.
+pub(crate) fn delete_ids(tx: &rusqlite::Transaction, table: &str, ids: &[i64]) -> Result<usize> {
+    let mut delete = tx.prepare(&format!("DELETE FROM {table} WHERE id = ?1"))?;
+    let mut n = 0;
+    for id in ids {
+        n += delete.execute([id])?;
+    }
+    Ok(n)
 }
 
 /// The columns of a [`DocumentInfo`], in the order [`info_of_row`] reads them.

@@ -83,6 +83,61 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     ) WITHOUT ROWID;
     CREATE INDEX finding_sources_by_doc ON finding_sources (doc_id);",
     ),
+    // 3 → 4: watching over time (see watch.rs): watch lists, their runs, and the copies
+    // they track (one per URL) with their status history and takedown notices.
+    Migration::Sql(
+        "CREATE TABLE watches (
+        id          INTEGER PRIMARY KEY,
+        url         TEXT NOT NULL UNIQUE,
+        label       TEXT NOT NULL,
+        follow      INTEGER NOT NULL,        -- 1: the URL is a contents page, its chapters are checked
+        every_secs  INTEGER NOT NULL,        -- how often it is due
+        created_at  INTEGER NOT NULL,        -- unix seconds
+        last_run_at INTEGER                  -- start of the last completed run
+    );
+    CREATE TABLE watch_runs (
+        id          INTEGER PRIMARY KEY,
+        watch_id    INTEGER NOT NULL REFERENCES watches(id) ON DELETE CASCADE,
+        started_at  INTEGER NOT NULL,
+        finished_at INTEGER,                 -- NULL while running, or when interrupted (crash, kill)
+        outcome     TEXT NOT NULL,           -- 'running', 'done', 'cancelled'
+        summary     TEXT NOT NULL            -- JSON: the run's changes
+    );
+    CREATE TABLE copies (
+        id             INTEGER PRIMARY KEY,
+        url            TEXT NOT NULL UNIQUE, -- the page that copies (the URL asked for)
+        host           TEXT NOT NULL,
+        watch_id       INTEGER REFERENCES watches(id) ON DELETE SET NULL,
+        finding_id     INTEGER REFERENCES findings(id) ON DELETE SET NULL, -- the latest capture that copies
+        similarity     REAL NOT NULL,
+        top_source     INTEGER NOT NULL,     -- the corpus document it copies most
+        status         TEXT NOT NULL,        -- 'online' or 'gone'
+        first_seen     INTEGER NOT NULL,
+        last_seen      INTEGER NOT NULL,     -- last time seen copying
+        gone_at        INTEGER,              -- taken down on (while gone)
+        gone_reason    TEXT,
+        notice_sent_at INTEGER,
+        notice_to      TEXT
+    );
+    CREATE INDEX copies_by_watch ON copies (watch_id);
+    CREATE TABLE copy_events (
+        copy_id INTEGER NOT NULL REFERENCES copies(id) ON DELETE CASCADE,
+        at      INTEGER NOT NULL,
+        event   TEXT NOT NULL,               -- 'new', 'gone', 'back', 'notice'
+        detail  TEXT NOT NULL,
+        run_id  INTEGER
+    );
+    CREATE INDEX copy_events_by_copy ON copy_events (copy_id, at);",
+    ),
+    // 4 → 5: whole-document signatures for near-duplicate clusters (engine/signature.rs).
+    // Documents imported before get theirs on the first clustering.
+    Migration::Sql(
+        "CREATE TABLE doc_signatures (
+        doc_id          INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+        minhash         BLOB NOT NULL,   -- 128 least hashes, u32 little-endian (empty: a text too short)
+        keyword_simhash INTEGER          -- u64 stored as i64 bits; NULL until first needed
+    );",
+    ),
 ];
 
 /// The v2 `windows` table, and the v1 rows moved into it.

@@ -20,6 +20,7 @@ fn doc(path: &str, text: &str, fps: &[u64]) -> NewDocument {
                 fingerprint: fp,
             })
             .collect(),
+        signature: None,
     }
 }
 
@@ -156,4 +157,70 @@ fn verify_reports_windows_that_disagree_with_their_document() {
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("/a.txt") && problems[0].contains("should have 3 windows"), "{problems:?}");
     assert!(problems[1].contains("/b.txt") && problems[1].contains("no windows row"), "{problems:?}");
+}
+
+#[test]
+fn copies_move_only_on_answers_that_say_something() {
+    use super::watch::{CopyStatus, Observation, Seen};
+    let mut s = Store::open_in_memory(FingerprintParams::default()).unwrap();
+    let seen = |url: &str, seen: Seen| Observation { url: url.into(), seen };
+    let copies = |top| Seen::Copies { finding_id: None, similarity: 0.9, top_source: top };
+    let (a, b) = ("http://site.example/a.html", "http://site.example/b.html");
+    let day = 86_400;
+
+    let c = s.observe(&[seen(a, copies(1)), seen(b, Seen::NoMatch)], day).unwrap();
+    assert_eq!(c.new.iter().map(|c| c.url.as_str()).collect::<Vec<_>>(), [a], "a page that copies nothing is no copy");
+    // A timeout or a server error says nothing about the page: it stays online.
+    let c = s.observe(&[seen(a, Seen::Unreachable { reason: "HTTP 503".into() })], 2 * day).unwrap();
+    assert_eq!(c.unreachable.len(), 1);
+    assert!(c.gone.is_empty());
+    assert_eq!(s.copies().unwrap()[0].status, CopyStatus::Online);
+    // 410 takes it down; seen copying again, it is back (same address).
+    let c = s.observe(&[seen(a, Seen::Missing { status: 410 })], 3 * day).unwrap();
+    assert_eq!(c.gone[0].detail, "HTTP 410: the page was removed");
+    let gone = &s.copies().unwrap()[0];
+    assert_eq!((gone.status, gone.gone_at), (CopyStatus::Gone, Some(3 * day)));
+    // Still gone: a second 404 changes nothing and adds no event.
+    assert!(s.observe(&[seen(a, Seen::Missing { status: 404 })], 4 * day).unwrap().gone.is_empty());
+    let c = s.observe(&[seen(a, copies(1))], 5 * day).unwrap();
+    assert_eq!(c.back.len(), 1);
+    let back = &s.copies().unwrap()[0];
+    assert_eq!((back.status, back.gone_at, back.last_seen), (CopyStatus::Online, None, 5 * day));
+    let events: Vec<&str> = back.history.iter().map(|e| e.event.as_str()).collect();
+    assert_eq!(events, ["new", "gone", "back"]);
+    // Another work on the same site is new, not the same copy back elsewhere.
+    let c = s.observe(&[seen(b, copies(2))], 6 * day).unwrap();
+    assert_eq!(c.new.len(), 1);
+}
+
+#[test]
+fn a_write_that_reads_first_waits_for_another_connections_write_instead_of_failing() {
+    // The app and the CLI on one store: the app records a finding (reads, then writes)
+    // while the CLI's import holds the write lock. A deferred transaction would read a
+    // snapshot the import then makes stale, and fail with "database is locked".
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let mut a = Store::open(&path, FingerprintParams::default()).unwrap();
+    let mut b = Store::open(&path, FingerprintParams::default()).unwrap();
+    let (holding, held) = std::sync::mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        a.write_transaction(|tx| {
+            tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')", [])?;
+            holding.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(())
+        })
+    });
+    held.recv().unwrap();
+    b.write_transaction(|tx| {
+        let n: i64 = tx.query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0))?;
+        tx.execute("INSERT INTO meta (key, value) VALUES ('b', ?1)", [n.to_string()])?;
+        Ok(())
+    })
+    .expect("the second write waits for the first");
+    writer.join().unwrap().unwrap();
+    let seen: String = b.conn.query_row("SELECT value FROM meta WHERE key = 'b'", [], |r| r.get(0)).unwrap();
+    let before: i64 = seen.parse().unwrap();
+    let all: i64 = b.conn.query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0)).unwrap();
+    assert_eq!(before + 1, all, "the second write saw the first one's row");
 }

@@ -2,6 +2,7 @@
 
 use super::Store;
 use crate::Result;
+use crate::engine::signature::DocSignature;
 use crate::engine::simhash::StoredWindow;
 use rusqlite::params;
 
@@ -16,6 +17,8 @@ pub struct NewDocument {
     pub encoding: String,
     pub text: String,
     pub windows: Vec<StoredWindow>,
+    /// Its whole-document signature (near-duplicate clusters), if computed.
+    pub signature: Option<DocSignature>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +50,7 @@ impl Store {
             )?;
             let mut ins_windows =
                 tx.prepare_cached("INSERT INTO windows (doc_id, fingerprints, spans) VALUES (?1, ?2, ?3)")?;
+            let mut ins_signature = tx.prepare_cached(SIGNATURE_INSERT)?;
             for d in docs {
                 let replaced: Option<u32> = find.query_row([&d.path], |r| r.get(0)).ok();
                 if let Some(old) = replaced {
@@ -67,6 +71,9 @@ impl Store {
                 let id = u32::try_from(tx.last_insert_rowid()).expect("document ids fit in u32");
                 let (fps, spans) = super::packed::pack(&d.windows);
                 ins_windows.execute(params![id, fps, spans])?;
+                if let Some(sig) = &d.signature {
+                    ins_signature.execute(signature_params(id, sig))?;
+                }
                 out.push(WriteOutcome { id, replaced });
             }
         }
@@ -140,5 +147,69 @@ impl Store {
         tx.commit()?;
         self.params = params;
         Ok(())
+    }
+}
+
+const SIGNATURE_INSERT: &str =
+    "INSERT OR REPLACE INTO doc_signatures (doc_id, minhash, keyword_simhash) VALUES (?1, ?2, ?3)";
+
+fn u32s_le(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn u32s_from_le(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+}
+
+fn signature_params(id: u32, sig: &DocSignature) -> (u32, Vec<u8>, Option<i64>) {
+    (id, u32s_le(&sig.minhash), sig.keyword_simhash.map(|k| k as i64))
+}
+
+impl Store {
+    /// Every stored signature, by document id.
+    pub fn signatures(&self) -> Result<Vec<(u32, DocSignature)>> {
+        let mut stmt =
+            self.conn.prepare("SELECT doc_id, minhash, keyword_simhash FROM doc_signatures ORDER BY doc_id")?;
+        let rows = stmt.query_map([], |r| {
+            let minhash: Vec<u8> = r.get(1)?;
+            Ok((
+                r.get(0)?,
+                DocSignature {
+                    minhash: u32s_from_le(&minhash),
+                    keyword_simhash: r.get::<_, Option<i64>>(2)?.map(|k| k as u64),
+                },
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Documents without a signature (imported before signatures existed).
+    pub fn unsigned_documents(&self) -> Result<Vec<u32>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM documents WHERE id NOT IN (SELECT doc_id FROM doc_signatures) ORDER BY id")?;
+        Ok(stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Stores keyword simhashes computed later (see `DocSignature::keyword_simhash`).
+    pub fn write_keyword_simhashes(&mut self, simhashes: &[(u32, u64)]) -> Result<()> {
+        self.write_transaction(|tx| {
+            let mut update = tx.prepare_cached("UPDATE doc_signatures SET keyword_simhash = ?2 WHERE doc_id = ?1")?;
+            for (id, k) in simhashes {
+                update.execute(params![id, *k as i64])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Stores signatures (of documents that exist), in one transaction.
+    pub fn write_signatures(&mut self, signatures: &[(u32, DocSignature)]) -> Result<()> {
+        self.write_transaction(|tx| {
+            let mut insert = tx.prepare_cached(SIGNATURE_INSERT)?;
+            for (id, sig) in signatures {
+                insert.execute(signature_params(*id, sig))?;
+            }
+            Ok(())
+        })
     }
 }

@@ -152,6 +152,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     egui::Panel::left("results").resizable(true).default_size(520.0).show(ui, |ui| {
         ui.add_space(4.0);
         ui.label(egui::RichText::new(tr.drop_hint).weak());
+        ui.checkbox(&mut app.among, tr.among);
         // A web page (or, with Follow links, a contents page) to check; Enter checks.
         ui.horizontal(|ui| {
             let label = ui.label(tr.web_address);

@@ -2,9 +2,12 @@
 
 pub mod checks;
 pub mod corpus;
+pub mod dashboard;
 pub mod drop_zone;
+pub mod duplicates;
 pub mod findings;
 pub mod import_dialog;
+pub mod notice_window;
 pub mod settings_window;
 pub mod status_bar;
 pub mod top_bar;
@@ -38,9 +41,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// The file name of a path, for compact lists.
-pub fn file_name(path: &str) -> String {
-    std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
-}
+pub use crate::report::file_name;
 
 /// A table header that sorts: its label with ▲ (ascending) or ▼ (descending) when the
 /// table is sorted by it (`order`), as a button or, in narrow columns, as bare text

@@ -1,7 +1,7 @@
 //! Settings: detection parameters (with defaults and a reset), store location, language,
 //! theme. Check settings apply at once; window and step re-fingerprint the corpus.
 
-use crate::engine::params::Weighting;
+use crate::engine::params::{Anchoring, Weighting};
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::settings::Settings;
 use crate::{CheckOptions, FingerprintParams};
@@ -27,6 +27,12 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             let mut rarity = d.fingerprint.weighting == Weighting::Rarity;
             if ui.checkbox(&mut rarity, "").labelled_by(label.id).changed() {
                 d.fingerprint.weighting = if rarity { Weighting::Rarity } else { Weighting::Uniform };
+            }
+            ui.end_row();
+            let label = ui.label(tr.anchored_windows);
+            let mut anchored = d.fingerprint.anchoring == Anchoring::Winnowed;
+            if ui.checkbox(&mut anchored, "").labelled_by(label.id).changed() {
+                d.fingerprint.anchoring = if anchored { Anchoring::Winnowed } else { Anchoring::EveryStep };
             }
             ui.end_row();
             ui.label(tr.max_distance);
@@ -57,6 +63,23 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.end_row();
         });
         ui.label(egui::RichText::new(tr.refingerprint_note).weak().small());
+        ui.separator();
+        ui.strong(tr.rights_holder);
+        let h = &mut app.holder_draft;
+        egui::Grid::new("holder_grid").num_columns(2).spacing([16.0, 6.0]).show(ui, |ui| {
+            let fields = [
+                (tr.holder_name, &mut h.name),
+                (tr.holder_address, &mut h.address),
+                (tr.holder_email, &mut h.email),
+                (tr.holder_phone, &mut h.phone),
+                (tr.holder_signatory, &mut h.signatory),
+            ];
+            for (label, value) in fields {
+                let label = ui.label(label);
+                ui.add(egui::TextEdit::singleline(value).desired_width(360.0)).labelled_by(label.id);
+                ui.end_row();
+            }
+        });
         ui.horizontal(|ui| {
             if ui.button(tr.reset_defaults).clicked() {
                 let keep = Settings { lang: d.lang, theme: d.theme, store: d.store.clone(), ..Settings::default() };
@@ -68,6 +91,9 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
         });
     });
     if apply {
+        if app.holder_draft != app.watching.holder {
+            app.worker.set_holder(app.holder_draft.clone());
+        }
         let draft = app.draft.clone();
         if draft.fingerprint != app.corpus.params && draft.fingerprint.validate().is_ok() {
             app.actions.push(Action::ApplyFingerprint(draft.fingerprint));

@@ -27,10 +27,16 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 ui.spinner();
                 ui.label(tr.checking);
             }
+            if app.watch_running {
+                ui.separator();
+                ui.spinner();
+                ui.label(tr.watching);
+            }
             if let Some(url) = app.fetching.clone() {
                 ui.label(egui::RichText::new(format!("{} {url}", tr.fetching)).weak());
                 if ui.small_button(tr.cancel).clicked() {
                     app.web_cancel.cancel();
+                    app.watch_cancel.cancel();
                 }
             }
             if let Some(last) = app.messages.last().cloned() {

@@ -80,6 +80,12 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ui.selectable_label(app.tab == Tab::Findings, findings_label).clicked() {
                 app.actions.push(Action::SetTab(Tab::Findings));
             }
+            if ui.selectable_label(app.tab == Tab::Duplicates, tr.duplicates).clicked() {
+                app.actions.push(Action::SetTab(Tab::Duplicates));
+            }
+            if ui.selectable_label(app.tab == Tab::Dashboard, tr.dashboard).clicked() {
+                app.actions.push(Action::SetTab(Tab::Dashboard));
+            }
         });
         ui.add_space(2.0);
     });

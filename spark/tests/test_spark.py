@@ -1,0 +1,232 @@
+"""The Spark job in local[2]: exact against brute force and a plain Spark SQL join, a
+forced hot group stays exact, fingerprints survive Parquet, and a small corpus checked
+through Spark gives the passages `zhiwen check` gives.
+
+Needs: a JRE, pyspark, pyarrow, the kernel wheel (spark/kernel, maturin) and the
+`zhiwen` binary (ZHIWEN_BIN, or CARGO_TARGET_DIR/debug/zhiwen)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+from zhiwen_spark import job
+
+REPO = Path(__file__).resolve().parents[2]
+K = job.MAX_DISTANCE
+
+
+@pytest.fixture(scope="session")
+def spark():
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("zhiwen-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    yield s
+    s.stop()
+
+
+def zhiwen_bin() -> str:
+    if os.environ.get("ZHIWEN_BIN"):
+        return os.environ["ZHIWEN_BIN"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    path = target / "debug" / "zhiwen"
+    if not path.exists():
+        pytest.skip(f"no zhiwen binary at {path} (run cargo build first)")
+    return str(path)
+
+
+def signed(fp: int) -> int:
+    """A u64 as Spark holds it: the same 64 bits as a signed long."""
+    return fp - (1 << 64) if fp >= 1 << 63 else fp
+
+
+def planted(rng: random.Random, n: int, centres: list[int]) -> list[int]:
+    """Fingerprints with neighbours at every distance 0..k+1, many around shared centres
+    (so groups hold many members), the rest unrelated."""
+    out: list[int] = []
+    while len(out) < n:
+        base = rng.choice(centres) if rng.random() < 0.5 else rng.getrandbits(64)
+        for flips in range(K + 2):
+            fp = base
+            for bit in rng.sample(range(64), flips):
+                fp ^= 1 << bit
+            out.append(fp)
+    return out[:n]
+
+
+def windows_df(spark, fps: list[int], first_doc: int = 1):
+    rows = [(first_doc + i // 10, i % 10, signed(fp)) for i, fp in enumerate(fps)]
+    return spark.createDataFrame(rows, "doc_id long, ordinal long, fingerprint long")
+
+
+def brute(left: list[int], right: list[int] | None, k: int = K) -> set:
+    a = np.array(left, dtype=np.uint64)
+    b = a if right is None else np.array(right, dtype=np.uint64)
+    x = a[:, None] ^ b[None, :]
+    # Popcount of uint64 by bytes.
+    counts = np.unpackbits(x.view(np.uint8).reshape(len(a), len(b), 8), axis=2).sum(axis=2)
+    i, j = np.nonzero(counts <= k)
+    out = set()
+    for ii, jj in zip(i.tolist(), j.tolist()):
+        if right is None and ii >= jj:
+            continue
+        out.add((1 + ii // 10, ii % 10, 1 + jj // 10, jj % 10, int(counts[ii, jj])))
+    return out
+
+
+def as_set(df) -> set:
+    rows = df.select("left_doc", "left_ordinal", "right_doc", "right_ordinal", "distance").collect()
+    got = [tuple(r) for r in rows]
+    assert len(got) == len(set(got)), "a pair came out twice"
+    return set(got)
+
+
+@pytest.fixture(scope="module")
+def planted_data():
+    rng = random.Random(16)
+    centres = [rng.getrandbits(64) for _ in range(6)]
+    corpus = planted(rng, 1500, centres)
+    suspects = planted(rng, 600, centres)
+    # Copies of corpus fingerprints at distances 0..k+1, including the top bit set.
+    for n, fp in enumerate(corpus[::9]):
+        for bit in rng.sample(range(64), n % (K + 2)):
+            fp ^= 1 << bit
+        suspects.append(fp)
+    assert any(fp >= 1 << 63 for fp in corpus)
+    return corpus, suspects
+
+
+def test_planted_neighbours_give_exactly_the_brute_force_pairs(spark, planted_data):
+    corpus, suspects = planted_data
+    want = brute(corpus, suspects)
+    assert {p[4] for p in want} == set(range(K + 1)), "pairs at every distance 0..k"
+    stats: dict = {}
+    got = as_set(job.hamming_join(windows_df(spark, corpus), windows_df(spark, suspects), stats=stats))
+    assert got == want
+    assert stats["hot_groups"] == 0
+    assert stats["rows_shuffled"] == 4 * (len(corpus) + len(suspects))
+    # The corpus against itself: each unordered pair once.
+    assert as_set(job.hamming_join(windows_df(spark, corpus), None)) == brute(corpus, None)
+
+
+def test_a_plain_spark_sql_join_over_20_tables_agrees(spark, planted_data):
+    corpus, suspects = planted_data
+    spark.createDataFrame([(1 + i // 10, i % 10, signed(f)) for i, f in enumerate(corpus)], "doc long, ord long, fp long").createOrReplaceTempView("a")
+    spark.createDataFrame([(1 + i // 10, i % 10, signed(f)) for i, f in enumerate(suspects)], "doc long, ord long, fp long").createOrReplaceTempView("b")
+    # Manku's other design for k = 3: six blocks (11,11,11,11,10,10 bits), three must agree.
+    widths = [11, 11, 11, 11, 10, 10]
+    shifts = [64 - sum(widths[: i + 1]) for i in range(6)]
+    block = lambda side, i: f"(shiftrightunsigned({side}.fp, {shifts[i]}) & {(1 << widths[i]) - 1})"  # noqa: E731
+    queries = []
+    for combo in itertools.combinations(range(6), 3):
+        on = " AND ".join(f"{block('a', i)} = {block('b', i)}" for i in combo)
+        queries.append(
+            f"SELECT a.doc AS left_doc, a.ord AS left_ordinal, b.doc AS right_doc, b.ord AS right_ordinal, "
+            f"bit_count(a.fp ^ b.fp) AS distance FROM a JOIN b ON {on} WHERE bit_count(a.fp ^ b.fp) <= {K}"
+        )
+    assert len(queries) == 20
+    oracle = {tuple(r) for r in spark.sql(" UNION ".join(queries)).collect()}
+    got = as_set(job.hamming_join(windows_df(spark, corpus), windows_df(spark, suspects)))
+    assert got == oracle
+    assert oracle == brute(corpus, suspects)
+
+
+def test_a_forced_hot_group_takes_the_split_path_and_stays_exact(spark, planted_data):
+    corpus, suspects = planted_data
+    # 400 windows sharing their top block: one very hot group in table 0.
+    rng = random.Random(5)
+    top = rng.getrandbits(16) << 48
+    hot = [top | rng.getrandbits(48) for _ in range(300)]
+    hot += [fp ^ (1 << rng.randrange(48)) for fp in hot[:100]]
+    left, right = corpus + hot, suspects + hot[::3]
+    stats: dict = {}
+    got = as_set(job.hamming_join(windows_df(spark, left), windows_df(spark, right), hot_rows=200, stats=stats))
+    assert stats["hot_groups"] >= 1 and stats["largest_group"] > 200
+    assert stats["rows_shuffled"] > 4 * (len(left) + len(right)), "hot rows went to their 20 sub-groups"
+    assert got == brute(left, right)
+    stats = {}
+    got = as_set(job.hamming_join(windows_df(spark, left), None, hot_rows=200, stats=stats))
+    assert stats["hot_groups"] >= 1
+    assert got == brute(left, None)
+
+
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    p = subprocess.run([zhiwen_bin(), *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, f"zhiwen {' '.join(args)} failed: {p.stderr}"
+    return p
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    """The fixture corpus imported into a store, exported, and suspects fingerprinted."""
+    tmp = tmp_path_factory.mktemp("corpus")
+    db = str(tmp / "corpus.sqlite")
+    run_cli("--db", db, "import", "--quiet", str(FIXTURES / "corpus"))
+    run_cli("--db", db, "export", "--parquet", str(tmp / "export"))
+    suspects = sorted(str(p) for p in (FIXTURES / "suspects").iterdir() if p.is_file())[:12]
+    run_cli("--db", db, "fingerprint", "--parquet", str(tmp / "suspects"), *suspects)
+    return tmp, db, suspects
+
+
+def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tmp_path):
+    tmp, _, _ = small_corpus
+    exported = pq.read_table(tmp / "export" / "windows").column("fingerprint").to_numpy()
+    assert (exported < 0).any(), "fingerprints with the top bit set are in the export"
+    # Through Spark and back: the same 64 bits.
+    df = spark.read.parquet(str(tmp / "export" / "windows"))
+    df.write.parquet(str(tmp_path / "again"))
+    again = pq.read_table(tmp_path / "again").sort_by([("doc_id", "ascending"), ("ordinal", "ascending")])
+    original = pq.read_table(tmp / "export" / "windows").sort_by([("doc_id", "ascending"), ("ordinal", "ascending")])
+    assert again.column("fingerprint").to_numpy().view(np.uint64).tolist() == original.column(
+        "fingerprint"
+    ).to_numpy().view(np.uint64).tolist()
+    # Spark's blocks of a negative long are those of the u64.
+    row = df.orderBy("doc_id", "ordinal").where(F.col("fingerprint") < 0).first()
+    u = row.fingerprint + (1 << 64)
+    keys = job.keyed(spark.createDataFrame([row])).orderBy("t").select("key").collect()
+    assert [k.key for k in keys] == [(u >> (48 - 16 * t)) & 0xFFFF for t in range(4)]
+
+
+def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check(spark, small_corpus, tmp_path):
+    tmp, db, suspects = small_corpus
+    run_dir = job.run(spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1")
+    through_spark = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
+    direct = json.loads(run_cli("--db", db, "check", "--json", *suspects).stdout)
+    assert len(through_spark["suspects"]) == len(direct["suspects"]) == len(suspects)
+    found = 0
+    for a, b in zip(through_spark["suspects"], direct["suspects"]):
+        assert a["path"] == b["path"]
+        assert [s["id"] for s in a["sources"]] == [s["id"] for s in b["sources"]], a["path"]
+        for sa, sb in zip(a["sources"], b["sources"]):
+            assert sa["passages"] == sb["passages"], a["path"]
+            assert sa["similarity"] == pytest.approx(sb["similarity"])
+            assert sa["source_coverage"] == pytest.approx(sb["source_coverage"])
+            found += len(sa["passages"])
+        assert a["similarity"] == pytest.approx(b["similarity"]), a["path"]
+    assert found > 0, "the suspects copy the corpus"
+    manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
+    assert manifest["stats"]["hits"] > 0 and manifest["stats"]["doc_pairs"] > 0
+    # The HTML reports come out of the run too.
+    html = tmp_path / "html"
+    run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/")
+    assert (html / "index.html").exists()
+    shutil.rmtree(tmp_path / "runs")

@@ -1,0 +1,1 @@
+"""Zhiwen on Apache Spark: the exact Hamming join and passages over Parquet exports."""

@@ -1,0 +1,361 @@
+"""Zhiwen's exact Hamming join on Apache Spark, and the passages it leads to.
+
+Reads export folders written by ``zhiwen export --parquet`` (a corpus) and
+``zhiwen fingerprint --parquet`` (suspects) and writes a run folder
+``OUT/<run id>/{manifest.json,hits,doc_pairs,passages}`` that ``zhiwen report
+--from-parquet`` turns into the reports ``zhiwen check`` makes.
+
+The join (see ``src/engine/index/group_join.rs`` for the proof of exactness):
+
+* every window goes to the k+1 = 4 groups (t, 16-bit block t of its fingerprint);
+* each group is joined by the Rust kernel (Manku's method again on the other 48 bits,
+  20 local tables) which emits a pair only in the first group and the first local
+  table it shares, so every pair within k comes out exactly once;
+* a group with more than ``hot_rows`` rows is split exactly: its windows go to the 20
+  sub-groups (local combination, its 24 bits) and each is joined with that combination
+  fixed. Nothing is dropped.
+
+Run locally:   python -m zhiwen_spark.job check --corpus C --suspects S --out runs
+On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… …
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+import uuid
+
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+import zhiwen_kernel as kernel
+
+TABLES = kernel.TABLES
+MAX_DISTANCE = kernel.MAX_DISTANCE
+#: A group with more rows than this is split into sub-groups (``--hot-rows``).
+DEFAULT_HOT_ROWS = 200_000
+
+PAIR_SCHEMA = "left_doc long, left_ordinal long, right_doc long, right_ordinal long, distance int"
+PASSAGE_SCHEMA = (
+    "suspect_id long, source_id long, suspect_start long, suspect_end long, source_start long, "
+    "source_end long, distance long, containment double, evidence_bits double, region long, "
+    "similarity double, source_coverage double"
+)
+WINDOW_COLUMNS = ["doc_id", "ordinal", "fingerprint"]
+
+
+def keyed(windows: DataFrame) -> DataFrame:
+    """Each window in its four groups: (t, key = 16-bit block t from the top)."""
+    return (
+        windows.select(*WINDOW_COLUMNS)
+        .withColumn("t", F.explode(F.array(*[F.lit(t) for t in range(TABLES)])))
+        .withColumn("key", F.expr("shiftrightunsigned(fingerprint, 48 - 16 * t) & 65535"))
+    )
+
+
+def _empty_pairs() -> pa.Table:
+    return pa.table(
+        {
+            "left_doc": pa.array([], pa.int64()),
+            "left_ordinal": pa.array([], pa.int64()),
+            "right_doc": pa.array([], pa.int64()),
+            "right_ordinal": pa.array([], pa.int64()),
+            "distance": pa.array([], pa.int32()),
+        }
+    )
+
+
+def _window_table(t: pa.Table) -> pa.Table:
+    return t.select(WINDOW_COLUMNS)
+
+
+def _join_whole(max_distance: int):
+    def run(key, left: pa.Table, right: pa.Table | None = None) -> pa.Table:
+        t = key[0].as_py()
+        if left.num_rows == 0 or (right is not None and right.num_rows == 0):
+            return _empty_pairs()
+        r = None if right is None else _window_table(right)
+        return kernel.join_group(t, -1, _window_table(left), r, max_distance)
+
+    return run
+
+
+def _join_sub(max_distance: int):
+    def run(key, left: pa.Table, right: pa.Table | None = None) -> pa.Table:
+        t, combination = key[0].as_py(), key[2].as_py()
+        if left.num_rows == 0 or (right is not None and right.num_rows == 0):
+            return _empty_pairs()
+        r = None if right is None else _window_table(right)
+        return kernel.join_group(t, combination, _window_table(left), r, max_distance)
+
+    return run
+
+
+def _explode_sub_keys(batches):
+    """mapInArrow: each row of a hot group to its 20 sub-groups."""
+    for batch in batches:
+        table = pa.Table.from_batches([batch])
+        subs = kernel.sub_keys(table.select(["t", "fingerprint"]))
+        out = table.take(subs.column("row"))
+        out = out.append_column("combination", subs.column("combination"))
+        out = out.append_column("sub_key", subs.column("sub_key"))
+        yield from out.to_batches()
+
+
+def _sub_keyed(df: DataFrame) -> DataFrame:
+    schema = df.schema.add("combination", "int", False).add("sub_key", "long", False)
+    return df.mapInArrow(_explode_sub_keys, schema)
+
+
+def hamming_join(
+    left: DataFrame,
+    right: DataFrame | None,
+    max_distance: int = MAX_DISTANCE,
+    hot_rows: int = DEFAULT_HOT_ROWS,
+    stats: dict | None = None,
+) -> DataFrame:
+    """All window pairs within ``max_distance`` between ``left`` and ``right`` (or
+    within ``left`` when ``right`` is None, each unordered pair once), exactly.
+
+    Inputs have ``doc_id``, ``ordinal``, ``fingerprint`` (u64 bit-cast to long).
+    Returns ``left_doc, left_ordinal, right_doc, right_ordinal, distance``."""
+    if not 0 <= max_distance <= MAX_DISTANCE:
+        raise ValueError(f"the join is exact up to {MAX_DISTANCE} bits, not {max_distance}")
+    lk = keyed(left)
+    rk = None if right is None else keyed(right)
+    groups = ["t", "key"]
+    hot = F.broadcast(_group_sizes(lk, rk).where(F.col("count") > hot_rows).select(*groups))
+    if stats is not None:
+        stats.update(group_stats(left, right, hot_rows))
+
+    def whole(df):
+        return df.join(hot, groups, "left_anti")
+
+    def split(df):
+        return _sub_keyed(df.join(hot, groups, "left_semi"))
+
+    if rk is None:
+        pairs = whole(lk).groupBy(*groups).applyInArrow(_join_whole(max_distance), PAIR_SCHEMA)
+        sub = split(lk)
+        sub_pairs = sub.groupBy(*groups, "combination", "sub_key").applyInArrow(
+            _join_sub(max_distance), PAIR_SCHEMA
+        )
+    else:
+        pairs = (
+            whole(lk)
+            .groupBy(*groups)
+            .cogroup(whole(rk).groupBy(*groups))
+            .applyInArrow(_join_whole(max_distance), PAIR_SCHEMA)
+        )
+        sl, sr = split(lk), split(rk)
+        sub_keys = [*groups, "combination", "sub_key"]
+        sub_pairs = (
+            sl.groupBy(*sub_keys).cogroup(sr.groupBy(*sub_keys)).applyInArrow(_join_sub(max_distance), PAIR_SCHEMA)
+        )
+    return pairs.unionAll(sub_pairs)
+
+
+def _group_sizes(lk: DataFrame, rk: DataFrame | None) -> DataFrame:
+    keys = lk.select("t", "key") if rk is None else lk.select("t", "key").unionAll(rk.select("t", "key"))
+    return keys.groupBy("t", "key").count()
+
+
+def group_stats(left: DataFrame, right: DataFrame | None, hot_rows: int = DEFAULT_HOT_ROWS) -> dict:
+    """What the join shuffles (one more pass over the windows): rows sent to groups
+    (4 per window, and 20 more per window of a hot group), the largest group, the hot ones."""
+    lk = keyed(left)
+    rk = None if right is None else keyed(right)
+    sizes = _group_sizes(lk, rk)
+    row = sizes.agg(
+        F.max("count").alias("largest"),
+        F.sum("count").alias("rows"),
+        F.sum(F.when(F.col("count") > hot_rows, 1).otherwise(0)).alias("hot_groups"),
+        F.sum(F.when(F.col("count") > hot_rows, F.col("count")).otherwise(0)).alias("hot_rows"),
+    ).first()
+    rows, hot = int(row["rows"] or 0), int(row["hot_rows"] or 0)
+    return {
+        "largest_group": int(row["largest"] or 0),
+        "hot_groups": int(row["hot_groups"] or 0),
+        "rows_shuffled": rows + kernel.COMBINATIONS * hot,
+    }
+
+
+def _passages_kernel(params_json: str, options_json: str):
+    def run(key, hits: pa.Table, texts: pa.Table) -> pa.Table:
+        suspect_id, source_id = key[0].as_py(), key[1].as_py()
+        if hits.num_rows == 0 or texts.num_rows == 0:
+            return pa.Table.from_pylist([], schema=_passage_arrow_schema())
+        suspect_text = texts.column("suspect_text")[0].as_py()
+        source_text = texts.column("source_text")[0].as_py()
+        found = kernel.match_passages(
+            hits.select(["suspect_ordinal", "source_ordinal", "distance"]),
+            suspect_text,
+            source_id,
+            source_text,
+            params_json,
+            options_json,
+        )
+        n = found.num_rows
+        found = found.add_column(0, "source_id", pa.array([source_id] * n, pa.int64()))
+        found = found.add_column(0, "suspect_id", pa.array([suspect_id] * n, pa.int64()))
+        return found
+
+    return run
+
+
+def _passage_arrow_schema() -> pa.Schema:
+    fields = []
+    for part in PASSAGE_SCHEMA.split(","):
+        name, kind = part.split()
+        fields.append(pa.field(name, pa.int64() if kind == "long" else pa.float64()))
+    return pa.schema(fields)
+
+
+def read_manifest(path: str) -> dict:
+    with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    if manifest.get("format") != "zhiwen-parquet":
+        raise ValueError(f"{path}: not a Zhiwen export folder")
+    return manifest
+
+
+def run(
+    spark: SparkSession,
+    mode: str,
+    corpus: str,
+    suspects: str | None,
+    out: str,
+    hot_rows: int = DEFAULT_HOT_ROWS,
+    run_id: str | None = None,
+    options: dict | None = None,
+    measure: bool = True,
+) -> str:
+    """Runs the job; returns the run folder."""
+    started = time.monotonic()
+    corpus_manifest = read_manifest(corpus)
+    max_distance = (options or {}).get("max_distance", MAX_DISTANCE)
+    if mode == "check":
+        if suspects is None:
+            raise ValueError("a check needs --suspects")
+        suspects_manifest = read_manifest(suspects)
+        if suspects_manifest["fingerprint_params"] != corpus_manifest["fingerprint_params"]:
+            raise ValueError(f"{suspects} was fingerprinted with other parameters than {corpus}")
+    elif mode != "self":
+        raise ValueError(f"unknown mode {mode}")
+    run_id = run_id or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:6]
+    run_dir = os.path.join(out, run_id)
+    stats: dict | None = {} if measure else None
+
+    corpus_windows = spark.read.parquet(os.path.join(corpus, "windows"))
+    if mode == "check":
+        suspect_windows = spark.read.parquet(os.path.join(suspects, "windows"))
+        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats)
+        hits = pairs.select(
+            F.col("right_doc").alias("suspect_id"),
+            F.col("right_ordinal").alias("suspect_ordinal"),
+            F.col("left_doc").alias("source_id"),
+            F.col("left_ordinal").alias("source_ordinal"),
+            "distance",
+        )
+        suspect_texts = spark.read.parquet(os.path.join(suspects, "texts"))
+    else:
+        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats)
+        # Windows of one document repeating themselves are not copies; the lower id is
+        # the suspect of each pair of documents.
+        lower_left = F.col("left_doc") < F.col("right_doc")
+        pick = lambda left, right: F.when(lower_left, F.col(left)).otherwise(F.col(right))  # noqa: E731
+        hits = pairs.where(F.col("left_doc") != F.col("right_doc")).select(
+            pick("left_doc", "right_doc").alias("suspect_id"),
+            pick("left_ordinal", "right_ordinal").alias("suspect_ordinal"),
+            pick("right_doc", "left_doc").alias("source_id"),
+            pick("right_ordinal", "left_ordinal").alias("source_ordinal"),
+            "distance",
+        )
+        suspect_texts = spark.read.parquet(os.path.join(corpus, "texts"))
+    hits.write.mode("error").parquet(os.path.join(run_dir, "hits"))
+    hits = spark.read.parquet(os.path.join(run_dir, "hits"))
+
+    corpus_texts = spark.read.parquet(os.path.join(corpus, "texts"))
+    pair_counts = hits.groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
+    pair_texts = (
+        pair_counts.join(suspect_texts.select(F.col("id").alias("suspect_id"), F.col("text").alias("suspect_text")), "suspect_id")
+        .join(corpus_texts.select(F.col("id").alias("source_id"), F.col("text").alias("source_text")), "source_id")
+        .select("suspect_id", "source_id", "suspect_text", "source_text")
+    )
+    params_json = json.dumps(corpus_manifest["fingerprint_params"])
+    options_json = json.dumps(options) if options else ""
+    passages = (
+        hits.groupBy("suspect_id", "source_id")
+        .cogroup(pair_texts.groupBy("suspect_id", "source_id"))
+        .applyInArrow(_passages_kernel(params_json, options_json), PASSAGE_SCHEMA)
+    )
+    passages.write.mode("error").parquet(os.path.join(run_dir, "passages"))
+    passages = spark.read.parquet(os.path.join(run_dir, "passages"))
+    doc_pairs = (
+        passages.groupBy("suspect_id", "source_id")
+        .agg(
+            F.first("similarity").alias("similarity"),
+            F.first("source_coverage").alias("source_coverage"),
+            F.count("*").alias("passages"),
+        )
+        .join(pair_counts, ["suspect_id", "source_id"])
+    )
+    doc_pairs.write.mode("error").parquet(os.path.join(run_dir, "doc_pairs"))
+
+    if stats is not None:
+        stats["hits"] = spark.read.parquet(os.path.join(run_dir, "hits")).count()
+        stats["doc_pairs"] = spark.read.parquet(os.path.join(run_dir, "doc_pairs")).count()
+        stats["corpus_windows"] = corpus_manifest["windows"]
+        stats["suspect_windows"] = suspects_manifest["windows"] if mode == "check" else 0
+    manifest = {
+        "format": "zhiwen-spark-run",
+        "run_id": run_id,
+        "mode": mode,
+        "corpus": os.path.abspath(corpus),
+        "suspects": os.path.abspath(suspects) if suspects else None,
+        "max_distance": max_distance,
+        "check_options": options or None,
+        "hot_rows": hot_rows,
+        "stats": {**(stats or {}), "seconds": round(time.monotonic() - started, 3)},
+    }
+    with open(os.path.join(run_dir, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=2)
+    return run_dir
+
+
+def session(master: str | None = None) -> SparkSession:
+    builder = SparkSession.builder.appName("zhiwen")
+    # Without a master (python -m …) PySpark runs locally on every core; spark-submit
+    # passes the cluster's.
+    if master:
+        builder = builder.master(master)
+    return (
+        builder.config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", os.environ.get("ZHIWEN_SHUFFLE_PARTITIONS", "8"))
+        .getOrCreate()
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="zhiwen_spark.job", description=__doc__.split("\n\n")[0])
+    p.add_argument("mode", choices=["check", "self"], help="suspects against the corpus, or the corpus against itself")
+    p.add_argument("--corpus", required=True, help="folder written by `zhiwen export --parquet`")
+    p.add_argument("--suspects", help="folder written by `zhiwen fingerprint --parquet` (check mode)")
+    p.add_argument("--out", required=True, help="folder that receives runs/<id>")
+    p.add_argument("--hot-rows", type=int, default=DEFAULT_HOT_ROWS, help="split groups larger than this")
+    p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
+    p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
+    p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
+    args = p.parse_args(argv)
+    spark = session(args.master)
+    run_dir = run(
+        spark, args.mode, args.corpus, args.suspects, args.out, args.hot_rows, args.run_id, measure=not args.no_stats
+    )
+    print(run_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+//! Watching over time from the command line: `watch`, `stats`, `notice`, `holder`, and
+//! `findings notice-sent`.
+
+use super::args::WatchAction;
+use super::run::{cancel_on_ctrl_c, check_options, open, web_options};
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+use std::process::ExitCode;
+use zhiwen::engine::store::watch::{Change, Changes, DAILY, NewWatch, RightsHolder, Watch};
+use zhiwen::engine::time;
+use zhiwen::report::format_utc;
+
+/// `hourly`, `daily`, `weekly`, `6h`, `2d` as seconds.
+fn every_secs(every: &str) -> Result<i64> {
+    let e = every.trim().to_ascii_lowercase();
+    let secs = match e.as_str() {
+        "hourly" => 3600,
+        "daily" => DAILY,
+        "weekly" => 7 * DAILY,
+        _ => {
+            let (n, unit) = e.split_at(e.len().saturating_sub(1));
+            let n: i64 = n.parse().ok().filter(|n| *n > 0).with_context(|| {
+                format!("--every {every}: say hourly, daily, weekly, or a number of hours (6h) or days (2d)")
+            })?;
+            match unit {
+                "h" => n * 3600,
+                "d" => n * DAILY,
+                _ => bail!("--every {every}: say hourly, daily, weekly, or a number of hours (6h) or days (2d)"),
+            }
+        }
+    };
+    use zhiwen::engine::store::watch::{MAX_EVERY_SECS, MIN_EVERY_SECS};
+    if !(MIN_EVERY_SECS..=MAX_EVERY_SECS).contains(&secs) {
+        bail!("--every {every}: between hourly and weekly");
+    }
+    Ok(secs)
+}
+
+fn every_text(secs: i64) -> String {
+    match secs {
+        DAILY => "daily".into(),
+        3600 => "hourly".into(),
+        s if s == 7 * DAILY => "weekly".into(),
+        s if s % DAILY == 0 => format!("{}d", s / DAILY),
+        s => format!("{}h", s / 3600),
+    }
+}
+
+/// `--now`: unix seconds or a day.
+fn parse_now(now: Option<&str>) -> Result<i64> {
+    match now {
+        None => Ok(time::now()),
+        Some(s) => s
+            .parse::<i64>()
+            .ok()
+            .or_else(|| time::parse_date(s))
+            .with_context(|| format!("--now {s}: unix seconds or YYYY-MM-DD")),
+    }
+}
+
+pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
+    let mut corpus = open(db)?;
+    match action {
+        WatchAction::Add { url, label, follow, every } => {
+            if !zhiwen::engine::fetch::is_url(&url) {
+                bail!("{url}: not a web address (http:// or https://)");
+            }
+            let every_secs = every_secs(&every)?;
+            let id =
+                corpus.store_mut().add_watch(&NewWatch { url: url.clone(), label, follow, every_secs }, time::now())?;
+            eprintln!("watching {url} ({}, id {id})", every_text(every_secs));
+            Ok(ExitCode::SUCCESS)
+        }
+        WatchAction::List { json } => {
+            let watches = corpus.store().watches()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&watches)?);
+            } else {
+                print!("{}", watch_table(&watches, time::now()));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        WatchAction::Rm { ids } => {
+            let n = corpus.store_mut().remove_watches(&ids)?;
+            eprintln!("removed {n} of {} watches", ids.len());
+            Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        WatchAction::Run { ids, due, json, now, check, web } => {
+            let now = parse_now(now.as_deref())?;
+            let opts = check_options(&check);
+            corpus.ensure_distance(opts.max_distance)?;
+            let web = web_options(&web)?;
+            let watches: Vec<Watch> = corpus
+                .store()
+                .watches()?
+                .into_iter()
+                .filter(|w| ids.is_empty() || ids.contains(&w.id))
+                .filter(|w| !due || w.is_due(now))
+                .collect();
+            if !due && let Some(missing) = ids.iter().find(|id| !watches.iter().any(|w| w.id == **id)) {
+                bail!("no watch {missing} (see zhiwen watch list)");
+            }
+            if watches.is_empty() {
+                eprintln!("{}", if due { "no watch is due" } else { "no watches (add one with zhiwen watch add URL)" });
+                return Ok(ExitCode::SUCCESS);
+            }
+            // Ctrl-C stops after the page being fetched; a stopped run changes no status.
+            let cancel = cancel_on_ctrl_c();
+            let progress = |url: &str| eprintln!("fetching {url}");
+            let mut runs = Vec::new();
+            let mut failed = false;
+            for w in &watches {
+                let run = corpus.run_watch(w, &web, &opts, now, &progress, &cancel)?;
+                failed |= !run.changes.unreachable.is_empty();
+                if !json {
+                    print!("{}", run_text(&run.watch, &run.changes, run.cancelled, now));
+                }
+                runs.push(serde_json::json!({
+                    "watch": run.watch,
+                    "run_id": run.run_id,
+                    "cancelled": run.cancelled,
+                    "pages": run.checked.len(),
+                    "changes": run.changes,
+                }));
+                if run.cancelled {
+                    break;
+                }
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&runs)?);
+            }
+            Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+    }
+}
+
+fn watch_table(watches: &[Watch], now: i64) -> String {
+    let mut out = format!("{:>4}  {:<8}  {:<6}  {:<16}  {:<16}  url\n", "id", "every", "follow", "last run", "due");
+    for w in watches {
+        let due = if w.is_due(now) { "now".to_string() } else { format_utc(w.due_at()) };
+        out += &format!(
+            "{:>4}  {:<8}  {:<6}  {:<16}  {:<16}  {}{}\n",
+            w.id,
+            every_text(w.every_secs),
+            if w.follow { "yes" } else { "no" },
+            w.last_run_at.map_or_else(|| "never".into(), format_utc),
+            due,
+            w.url,
+            if w.label.is_empty() { String::new() } else { format!("  ({})", w.label) }
+        );
+    }
+    out + &format!("{} watches\n", watches.len())
+}
+
+/// How long since a notice, in days, for "still online N days after the notice".
+fn since_notice(c: &Change, now: i64) -> String {
+    match (c.notice_sent_at, &c.notice_to) {
+        (Some(at), to) => format!(
+            "  [notice sent {} to {}: {} days ago]",
+            format_utc(at),
+            to.as_deref().unwrap_or("?"),
+            (now - at).max(0) / DAILY
+        ),
+        _ => String::new(),
+    }
+}
+
+pub fn run_text(w: &Watch, c: &Changes, cancelled: bool, now: i64) -> String {
+    let mut out = format!("{} ({})\n", w.url, if w.label.is_empty() { "watch" } else { &w.label });
+    if cancelled {
+        return out + "  cancelled: no status changed; the watch stays due\n";
+    }
+    let lines = [("new", &c.new), ("back", &c.back), ("gone", &c.gone), ("still online", &c.still_online)];
+    for (what, list) in lines {
+        for ch in list.iter() {
+            let detail = if ch.detail.is_empty() { String::new() } else { format!(" ({})", ch.detail) };
+            out += &format!("  {what:<12}  {}{detail}{}\n", ch.url, since_notice(ch, now));
+        }
+    }
+    for (url, reason) in &c.unreachable {
+        out += &format!("  {:<12}  {url}: {reason}\n", "unreachable");
+    }
+    out + &format!(
+        "  {} new, {} back, {} gone, {} still online, {} unreachable\n",
+        c.new.len(),
+        c.back.len(),
+        c.gone.len(),
+        c.still_online.len(),
+        c.unreachable.len()
+    )
+}
+
+pub fn notice_sent(db: &Path, ids: &[i64], to: &str, on: Option<&str>) -> Result<ExitCode> {
+    let mut corpus = open(db)?;
+    let at = match on {
+        Some(d) => time::parse_date(d).with_context(|| format!("--on {d}: not a date (YYYY-MM-DD)"))?,
+        None => time::now(),
+    };
+    let n = corpus.store_mut().mark_notice_sent(ids, to, at)?;
+    eprintln!("notice recorded for {n} of {} findings (those of web pages that copy)", ids.len());
+    Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn stats(db: &Path, json: bool, csv: bool, html: Option<&Path>) -> Result<ExitCode> {
+    let corpus = open(db)?;
+    let picture = zhiwen::engine::stats::picture(corpus.store(), time::now())?;
+    if let Some(path) = html {
+        std::fs::write(path, zhiwen::report::summary::summary_html(&picture))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("summary written to {}", path.display());
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&picture)?);
+    } else if csv {
+        print!("{}", zhiwen::report::summary_csv(&picture));
+    } else {
+        print!("{}", stats_text(&picture));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stats_text(p: &zhiwen::engine::stats::Picture) -> String {
+    let mut out =
+        format!("{} pages copy your works, {} still online, on {} sites\n\n", p.copies, p.online, p.sites.len());
+    out += &format!("{:>5}  {:>5}  {:>6}  {:>6}  {:>6}  work\n", "sites", "pages", "online", "best", "doc");
+    for w in &p.works {
+        out += &format!(
+            "{:>5}  {:>5}  {:>6}  {:>5.1}%  {:>6}  {}\n",
+            w.sites,
+            w.pages,
+            w.online,
+            w.best_similarity * 100.0,
+            w.doc_id,
+            w.title
+        );
+    }
+    out += &format!("\n{:>5}  {:>5}  {:>7}  {:>6}  site\n", "pages", "works", "copied", "online");
+    for s in &p.sites {
+        out +=
+            &format!("{:>5}  {:>5}  {:>6.1}%  {:>6}  {}\n", s.pages, s.works, s.copied_share * 100.0, s.online, s.host);
+    }
+    out
+}
+
+pub fn notice(db: &Path, ids: &[i64], kind: &str, out: Option<&Path>) -> Result<ExitCode> {
+    use zhiwen::report::notice::{Jurisdiction, notice_input, notice_text, write_notice_folder};
+    let corpus = open(db)?;
+    let j = if kind == "cn" { Jurisdiction::Cn } else { Jurisdiction::Dmca };
+    let input = notice_input(corpus.store(), ids, time::now())?;
+    let text = notice_text(j, &input);
+    match out {
+        Some(dir) => {
+            let path = write_notice_folder(corpus.store(), j, &input, &text, dir)?;
+            eprintln!("notice written to {} with {} evidence packages", path.display(), input.items.len());
+        }
+        None => print!("{text}"),
+    }
+    if input.holder.name.trim().is_empty() {
+        eprintln!("note: no rights holder set; fill in the placeholders or set them with zhiwen holder --name ...");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn holder(db: &Path, update: [Option<String>; 5]) -> Result<ExitCode> {
+    let mut corpus = open(db)?;
+    let mut h = corpus.store().rights_holder()?;
+    if update.iter().any(Option::is_some) {
+        let [name, address, email, phone, signatory] = update;
+        let fields = [&mut h.name, &mut h.address, &mut h.email, &mut h.phone, &mut h.signatory];
+        for (field, value) in fields.into_iter().zip([name, address, email, phone, signatory]) {
+            if let Some(v) = value {
+                *field = v;
+            }
+        }
+        corpus.store_mut().set_rights_holder(&h)?;
+    }
+    let RightsHolder { name, address, email, phone, signatory } = h;
+    println!("name:      {name}\naddress:   {address}\nemail:     {email}\nphone:     {phone}\nsignatory: {signatory}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,125 @@
+//! Watch runs: a watched site checked again, compared with what was seen before.
+//!
+//! A run fetches the watch's page (or, following links, the chapters its contents page
+//! lists), checks each, records each in the findings library, then fetches again every
+//! copy of this watch that is still online but was not among them (a page dropped from the
+//! contents may still be up), so each known copy is seen as copying, no longer copying,
+//! removed (404/410) or unreachable. The statuses then move in one transaction with the
+//! run's record ([`Store::finish_watch_run`], rules in `store/watch.rs`).
+//!
+//! Time is a parameter (`now`, unix seconds): the CLI and the app pass the clock, tests pass
+//! the days they simulate.
+
+use crate::Result;
+use crate::engine::check::CheckOptions;
+use crate::engine::corpus::{
+    Checker, Corpus, WebCheckOptions, WebChecked, captured, check_urls_with, record_finding_in,
+};
+use crate::engine::index::Index;
+use crate::engine::progress::Cancel;
+use crate::engine::store::watch::{Changes, Watch};
+use crate::engine::store::{FindingKind, Store};
+use std::collections::HashSet;
+
+/// One run of a watch: every page checked (with its finding id in its report), and what
+/// changed. A cancelled run changed no status.
+pub struct WatchRunReport {
+    pub watch: Watch,
+    pub run_id: i64,
+    pub checked: Vec<WebChecked>,
+    pub changes: Changes,
+    pub cancelled: bool,
+}
+
+/// The watches due at `now`.
+pub fn due(store: &Store, now: i64) -> Result<Vec<Watch>> {
+    Ok(store.watches()?.into_iter().filter(|w| w.is_due(now)).collect())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    index: &Index,
+    store: &mut Store,
+    watch: &Watch,
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    now: i64,
+    progress: &dyn Fn(&str),
+    cancel: &Cancel,
+) -> Result<WatchRunReport> {
+    let run_id = store.start_watch_run(watch.id, now)?;
+    let web = WebCheckOptions { follow: watch.follow, ..web.clone() };
+    let mut checked = check_urls_with(index, store, std::slice::from_ref(&watch.url), &web, opts, progress, cancel)?;
+    // Known copies the contents no longer lists (or that did not answer there) are asked again.
+    let seen: HashSet<&str> = checked.iter().map(|c| c.report.path.as_str()).collect();
+    let again: Vec<String> =
+        store.online_copies_of(watch.id)?.into_iter().filter(|url| !seen.contains(url.as_str())).collect();
+    if !again.is_empty() && !cancel.is_cancelled() {
+        let single = WebCheckOptions { follow: false, ..web.clone() };
+        checked.extend(check_urls_with(index, store, &again, &single, opts, progress, cancel)?);
+    }
+    let mut observations = Vec::with_capacity(checked.len());
+    for c in &mut checked {
+        let mut finding = None;
+        if let Some(suspect) = &c.suspect {
+            let id = record_finding_in(
+                store,
+                store.params(),
+                FindingKind::Web,
+                &captured(suspect),
+                &suspect.text,
+                &c.report,
+                opts,
+            )?;
+            finding = Some(id);
+            if let Some(w) = &mut c.report.web {
+                w.finding_id = Some(id);
+            }
+        }
+        observations.push(c.observation(finding));
+    }
+    if cancel.is_cancelled() {
+        store.cancel_watch_run(run_id, now)?;
+        return Ok(WatchRunReport {
+            watch: watch.clone(),
+            run_id,
+            checked,
+            changes: Changes::default(),
+            cancelled: true,
+        });
+    }
+    let changes = store.finish_watch_run(run_id, watch.id, now, &observations, now)?;
+    Ok(WatchRunReport { watch: watch.clone(), run_id, checked, changes, cancelled: false })
+}
+
+impl Corpus {
+    /// Runs one watch now (see the module).
+    pub fn run_watch(
+        &mut self,
+        watch: &Watch,
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        now: i64,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<WatchRunReport> {
+        let index = self.index();
+        run_with(&index, self.store_mut(), watch, web, opts, now, progress, cancel)
+    }
+}
+
+impl Checker {
+    /// [`Corpus::run_watch`] on this snapshot and connection.
+    pub fn run_watch(
+        &mut self,
+        watch: &Watch,
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        now: i64,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<WatchRunReport> {
+        let (index, store) = self.parts();
+        run_with(&index, store, watch, web, opts, now, progress, cancel)
+    }
+}

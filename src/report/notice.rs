@@ -1,0 +1,274 @@
+//! Takedown notices from findings of one site: a DMCA notice with the elements of
+//! 17 U.S.C. § 512(c)(3)(A), or a Chinese 通知书 with those of 《信息网络传播权保护条例》
+//! 第十四条. The text is plain, filled in from the store (the rights holder's details, the
+//! works, the pages and their captures) and meant to be read and edited before it is sent;
+//! [`write_notice_folder`] writes it with each finding's evidence package beside it.
+//!
+//! Everything taken from pages or files (URLs, titles) is untrusted: [`plain`] makes it one
+//! line of visible text (no control or bidirectional-override characters, no line breaks
+//! that could forge a line of the notice) before it reaches the notice.
+
+use crate::engine::store::Store;
+use crate::engine::store::watch::{RightsHolder, host_of};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Jurisdiction {
+    /// United States: a DMCA notice, 17 U.S.C. § 512(c)(3).
+    Dmca,
+    /// China: 通知书 under 《信息网络传播权保护条例》第十四条.
+    Cn,
+}
+
+/// One infringing page of a notice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoticeItem {
+    pub finding_id: i64,
+    /// The page (the URL asked for) and where it answered.
+    pub url: String,
+    pub final_url: String,
+    /// The works it copies (titles), most similar first.
+    pub works: Vec<String>,
+    pub similarity: f64,
+    /// When it was captured (the finding's latest check) and the SHA-256 of what was received.
+    pub captured_at: i64,
+    pub sha256: String,
+    /// The evidence package's file name beside the notice.
+    pub evidence_file: String,
+}
+
+/// What a notice is made from.
+#[derive(Clone, Debug)]
+pub struct NoticeInput {
+    pub holder: RightsHolder,
+    /// The site the pages are on.
+    pub host: String,
+    pub items: Vec<NoticeItem>,
+    /// Unix seconds: the notice's date.
+    pub date: i64,
+}
+
+/// The notice's pages from findings of one site; refuses file findings, unknown ids and
+/// findings of several sites (a notice goes to one site).
+pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<NoticeInput> {
+    if finding_ids.is_empty() {
+        return Err(Error::Parameter("a notice needs at least one finding".into()));
+    }
+    let mut items = Vec::new();
+    let mut hosts = std::collections::BTreeSet::new();
+    for &id in finding_ids {
+        let info = store
+            .finding_info(id)?
+            .ok_or_else(|| Error::Parameter(format!("no finding {id} (see zhiwen findings)")))?;
+        if info.kind != crate::engine::store::FindingKind::Web {
+            return Err(Error::Parameter(format!("finding {id} is a file, not a web page: a notice names web pages")));
+        }
+        hosts.insert(host_of(&info.target));
+        let works = info
+            .sources
+            .iter()
+            .map(|(doc, _)| store.document(*doc).ok().flatten().map_or_else(|| format!("document {doc}"), |d| d.title))
+            .collect();
+        items.push(NoticeItem {
+            finding_id: id,
+            final_url: info.final_url.clone().unwrap_or_else(|| info.target.clone()),
+            url: info.target,
+            works,
+            similarity: info.similarity,
+            captured_at: info.checked_at,
+            sha256: info.sha256,
+            evidence_file: format!("evidence-{id}.zip"),
+        });
+    }
+    if hosts.len() > 1 {
+        return Err(Error::Parameter(format!(
+            "the findings are on {} sites ({}): a notice goes to one site",
+            hosts.len(),
+            hosts.into_iter().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(NoticeInput { holder: store.rights_holder()?, host: hosts.into_iter().next().unwrap_or_default(), items, date })
+}
+
+/// Untrusted text as one line of visible characters, at most 500 of them.
+pub fn plain(s: &str) -> String {
+    let visible: String = s
+        .chars()
+        .map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c })
+        // Bidirectional embeddings, overrides and isolates, and zero-width marks, which can
+        // make a URL read as another.
+        .filter(
+            |c| !matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'),
+        )
+        .collect();
+    // Runs of spaces (line breaks made spaces) become one; an ideographic space stays.
+    let one_line = visible.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(500) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+fn or_blank(s: &str, blank: &str) -> String {
+    let s = plain(s);
+    if s.is_empty() { blank.to_string() } else { s }
+}
+
+fn day(secs: i64) -> String {
+    let (y, m, d, ..) = crate::engine::time::civil(secs);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The notice's text, ready to edit.
+pub fn notice_text(j: Jurisdiction, n: &NoticeInput) -> String {
+    match j {
+        Jurisdiction::Dmca => dmca(n),
+        Jurisdiction::Cn => cn(n),
+    }
+}
+
+fn works_of(n: &NoticeInput) -> Vec<String> {
+    let mut works: Vec<String> = n.items.iter().flat_map(|i| i.works.iter().map(|w| plain(w))).collect();
+    works.sort();
+    works.dedup();
+    works
+}
+
+fn dmca(n: &NoticeInput) -> String {
+    let h = &n.holder;
+    let name = or_blank(&h.name, "[COPYRIGHT OWNER'S NAME]");
+    let signatory = or_blank(&h.signatory, &name);
+    let mut t = String::new();
+    let _ = writeln!(t, "NOTICE OF CLAIMED COPYRIGHT INFRINGEMENT");
+    let _ = writeln!(t, "under the Digital Millennium Copyright Act, 17 U.S.C. § 512(c)(3)\n");
+    let _ = writeln!(t, "Date: {}", day(n.date));
+    let _ = writeln!(t, "To: the designated copyright agent of {}\n", or_blank(&n.host, "[SITE]"));
+    let _ = writeln!(t, "1. The copyrighted works infringed (§ 512(c)(3)(A)(ii)), owned by {name}:");
+    for w in works_of(n) {
+        let _ = writeln!(t, "   - \"{w}\"");
+    }
+    let _ = writeln!(
+        t,
+        "\n2. The infringing material, which I ask you to remove or to disable access to, and where it is \
+         (§ 512(c)(3)(A)(iii)):"
+    );
+    for (i, item) in n.items.iter().enumerate() {
+        let _ = writeln!(t, "   {}. {}", i + 1, plain(&item.url));
+        if item.final_url != item.url {
+            let _ = writeln!(t, "      (answered at {})", plain(&item.final_url));
+        }
+        let works: Vec<String> = item.works.iter().map(|w| format!("\"{}\"", plain(w))).collect();
+        let _ = writeln!(
+            t,
+            "      copies {} ({:.0}% of the page's text); captured {} UTC, SHA-256 of the page as received: {}; \
+             evidence: {}",
+            works.join(", "),
+            item.similarity * 100.0,
+            super::format_utc(item.captured_at),
+            plain(&item.sha256),
+            plain(&item.evidence_file)
+        );
+    }
+    let _ = writeln!(t, "\n3. My contact information (§ 512(c)(3)(A)(iv)):");
+    let _ = writeln!(t, "   Name: {name}");
+    let _ = writeln!(t, "   Address: {}", or_blank(&h.address, "[ADDRESS]"));
+    let _ = writeln!(t, "   Telephone: {}", or_blank(&h.phone, "[TELEPHONE]"));
+    let _ = writeln!(t, "   Email: {}", or_blank(&h.email, "[EMAIL]"));
+    let _ = writeln!(t, "\n4. Statement of good faith (§ 512(c)(3)(A)(v)):");
+    let _ = writeln!(
+        t,
+        "   I have a good faith belief that use of the material in the manner complained of is not authorized \
+         by the copyright owner, its agent, or the law."
+    );
+    let _ = writeln!(t, "\n5. Statement of accuracy and authority (§ 512(c)(3)(A)(vi)):");
+    let _ = writeln!(
+        t,
+        "   The information in this notification is accurate, and under penalty of perjury, I am the owner, or \
+         an agent authorized to act on behalf of the owner, of an exclusive right that is allegedly infringed."
+    );
+    let _ = writeln!(t, "\n6. Signature (§ 512(c)(3)(A)(i)):\n");
+    let _ = writeln!(t, "   /{signatory}/");
+    let _ = writeln!(t, "   ______________________________");
+    let _ = writeln!(t, "   {signatory}, for {name}");
+    t
+}
+
+fn cn(n: &NoticeInput) -> String {
+    let h = &n.holder;
+    let name = or_blank(&h.name, "【权利人名称】");
+    let (y, m, d, ..) = crate::engine::time::civil(n.date);
+    let mut t = String::new();
+    let _ = writeln!(t, "通知书");
+    let _ = writeln!(t, "（依据《信息网络传播权保护条例》第十四条，要求删除或者断开链接侵权作品）\n");
+    let _ = writeln!(t, "致：{} 网络服务提供者", or_blank(&n.host, "【网站】"));
+    let _ = writeln!(t, "日期：{y}年{m}月{d}日\n");
+    let _ = writeln!(t, "一、权利人的姓名（名称）、联系方式和地址");
+    let _ = writeln!(t, "    权利人名称：{name}");
+    let _ = writeln!(
+        t,
+        "    联系方式：电话 {}；电子邮箱 {}",
+        or_blank(&h.phone, "【电话】"),
+        or_blank(&h.email, "【电子邮箱】")
+    );
+    let _ = writeln!(t, "    地址：{}", or_blank(&h.address, "【地址】"));
+    let _ = writeln!(t, "\n二、要求删除或者断开链接的侵权作品的名称和网络地址");
+    for (i, item) in n.items.iter().enumerate() {
+        let works: Vec<String> = item.works.iter().map(|w| format!("《{}》", plain(w))).collect();
+        let _ = writeln!(t, "    {}. 作品名称：{}", i + 1, works.join("、"));
+        let _ = writeln!(t, "       侵权网络地址：{}", plain(&item.url));
+        if item.final_url != item.url {
+            let _ = writeln!(t, "       （实际应答地址：{}）", plain(&item.final_url));
+        }
+        let _ = writeln!(
+            t,
+            "       相似度 {:.0}%；取证时间 {} UTC；所收网页原始字节的 SHA-256：{}",
+            item.similarity * 100.0,
+            super::format_utc(item.captured_at),
+            plain(&item.sha256)
+        );
+    }
+    let _ = writeln!(t, "\n三、构成侵权的初步证明材料");
+    let _ = writeln!(
+        t,
+        "    附上述每一网络地址的取证包（原始网页字节、响应头、提取文本、比对报告，以及列明包内每一文件 SHA-256 的 \
+         manifest.json，可供核验取证后未被改动）："
+    );
+    for item in &n.items {
+        let _ = writeln!(t, "    - {}（{}）", plain(&item.evidence_file), plain(&item.url));
+    }
+    let _ = writeln!(t, "    权利人享有著作权的证明：【作品登记证书、出版合同或授权书等，随附】");
+    let _ = writeln!(t, "\n四、权利人保证");
+    let _ = writeln!(t, "    权利人对本通知书的真实性负责。");
+    let _ = writeln!(t, "\n权利人（签名或盖章）：{name}");
+    if !plain(&h.signatory).is_empty() {
+        let _ = writeln!(t, "经办人：{}", plain(&h.signatory));
+    }
+    let _ = writeln!(t, "日期：{y}年{m}月{d}日");
+    t
+}
+
+/// Writes `text` (the notice, as edited) as `notice-dmca.txt` or `notice-cn.txt` into
+/// `dir`, with each item's evidence package beside it. Returns the notice's path.
+pub fn write_notice_folder(
+    store: &Store,
+    j: Jurisdiction,
+    input: &NoticeInput,
+    text: &str,
+    dir: &Path,
+) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    for item in &input.items {
+        super::evidence::write_package(store, item.finding_id, &dir.join(&item.evidence_file))?;
+    }
+    let name = match j {
+        Jurisdiction::Dmca => "notice-dmca.txt",
+        Jurisdiction::Cn => "notice-cn.txt",
+    };
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+    Ok(path)
+}

@@ -1,0 +1,427 @@
+//! Watching over time against a pirate site served on 127.0.0.1 that changes between runs:
+//! a chapter added, one taken down, one put up again under another address. Days are
+//! simulated with `watch run --now`.
+
+use crate::util::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const DAY: i64 = 86_400;
+/// 2026-11-01 00:00 UTC.
+const T0: i64 = 1_793_491_200;
+
+/// A site whose pages the test changes: path → HTML (UTF-8). Anything else is a 404.
+struct ChangingSite {
+    base: String,
+    pages: Arc<Mutex<HashMap<String, String>>>,
+    requests: Arc<Mutex<Vec<String>>>,
+    _server: Arc<tiny_http::Server>,
+}
+
+impl ChangingSite {
+    fn start() -> ChangingSite {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
+        let base = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
+        let pages: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+        let requests: Arc<Mutex<Vec<String>>> = Arc::default();
+        let (srv, p, log) = (server.clone(), pages.clone(), requests.clone());
+        std::thread::spawn(move || {
+            for request in srv.incoming_requests() {
+                let path = request.url().to_string();
+                log.lock().unwrap().push(path.clone());
+                let page = p.lock().unwrap().get(&path).cloned();
+                let _ = match page {
+                    Some(html) => request.respond(tiny_http::Response::from_string(html).with_header(
+                        tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..]).unwrap(),
+                    )),
+                    None => request.respond(tiny_http::Response::from_string("not here").with_status_code(404)),
+                };
+            }
+        });
+        ChangingSite { base, pages, requests, _server: server }
+    }
+
+    /// Puts `chapters` (file name in the fixture corpus, or None for an original text) at
+    /// `/book/<n>.html` and lists them on `/book/`.
+    fn publish(&self, chapters: &[(&str, Option<&str>)]) {
+        let mut pages = self.pages.lock().unwrap();
+        pages.clear();
+        let mut toc = String::from("<html><head><title>全本小说网</title></head><body><ul>");
+        for (name, chapter) in chapters {
+            toc += &format!("<li><a href=\"{name}.html\">{name}</a></li>");
+            let text = match chapter {
+                Some(file) => read_text(&corpus_dir().join(file)),
+                None => "这一页是本站自己写的公告，与任何小说都没有关系。".repeat(40),
+            };
+            let body = text.replace('\n', "<br>");
+            pages.insert(
+                format!("/book/{name}.html"),
+                format!("<html><body><div class=\"ad\">最新网址 www.pirate.example</div><div id=\"content\">{body}</div></body></html>"),
+            );
+        }
+        pages.insert("/book/".into(), toc + "</ul></body></html>");
+    }
+
+    fn url(&self, name: &str) -> String {
+        format!("{}/book/{name}.html", self.base)
+    }
+}
+
+/// `watch run` with fast web settings at `now`; the JSON of the runs.
+fn run_at(dir: &std::path::Path, now: i64, due: bool) -> serde_json::Value {
+    let mut cmd = zhiwen(dir);
+    cmd.args(["watch", "run", "--json", "--proxy", "none", "--delay", "0.05", "--timeout", "5"])
+        .args(["--now", &now.to_string()]);
+    if due {
+        cmd.arg("--due");
+    }
+    let out = cmd.timeout(Duration::from_secs(120)).output().unwrap();
+    assert!(out.status.code().unwrap() < 2, "{}", String::from_utf8_lossy(&out.stderr));
+    if out.stdout.is_empty() {
+        return serde_json::json!([]);
+    }
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn urls(changes: &serde_json::Value, what: &str) -> Vec<String> {
+    let mut urls: Vec<String> =
+        changes[what].as_array().unwrap().iter().map(|c| c["url"].as_str().unwrap().to_string()).collect();
+    urls.sort();
+    urls
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn add_watch(dir: &std::path::Path, url: &str) {
+    let out = zhiwen(dir).args(["watch", "add", "--follow", "--label", "全本小说网", url]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn runs_report_new_gone_back_and_still_online_copies_and_only_due_watches_run() {
+    let dir = imported();
+    let site = ChangingSite::start();
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("2", Some("sanguoyanyi_001.txt")),
+        ("3", Some("xiyouji_000.txt")),
+        ("about", None),
+    ]);
+    add_watch(dir.path(), &format!("{}/book/", site.base));
+
+    // Day 0: every copying chapter is new; the site's own page is no copy.
+    let runs = run_at(dir.path(), T0, true);
+    let changes = &runs[0]["changes"];
+    assert_eq!(urls(changes, "new"), sorted(vec![site.url("1"), site.url("2"), site.url("3")]), "{changes}");
+    assert_eq!(urls(changes, "gone"), Vec::<String>::new());
+
+    // An hour later nothing is due (daily), and nothing is fetched.
+    let before = site.requests.lock().unwrap().len();
+    assert_eq!(run_at(dir.path(), T0 + 3600, true), serde_json::json!([]));
+    assert_eq!(site.requests.lock().unwrap().len(), before, "a watch that is not due fetches nothing");
+
+    // Day 1: a chapter added, one taken down (404, and no longer listed).
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("3", Some("xiyouji_000.txt")),
+        ("4", Some("hongloumeng_000.txt")),
+        ("about", None),
+    ]);
+    let runs = run_at(dir.path(), T0 + DAY, true);
+    let changes = &runs[0]["changes"];
+    assert_eq!(urls(changes, "new"), vec![site.url("4")], "{changes}");
+    assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");
+    assert!(changes["gone"][0]["detail"].as_str().unwrap().contains("HTTP 404"), "{changes}");
+    assert_eq!(urls(changes, "still_online"), sorted(vec![site.url("1"), site.url("3")]));
+    assert_eq!(urls(changes, "back"), Vec::<String>::new());
+
+    // A notice is sent for chapter 1 (its finding) and for the one taken down.
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    let finding_of = |url: &str| {
+        findings.as_array().unwrap().iter().find(|f| f["target"] == url).unwrap()["id"].as_i64().unwrap().to_string()
+    };
+    let out = zhiwen(dir.path())
+        .args(["findings", "notice-sent", &finding_of(&site.url("1")), &finding_of(&site.url("2"))])
+        .args(["--to", "abuse@pirate.example", "--on", "2026-11-02"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // Day 3: the chapter taken down is back under another address; chapter 3 now holds
+    // the site's own text (no longer a copy).
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("2b", Some("sanguoyanyi_001.txt")),
+        ("3", None),
+        ("4", Some("hongloumeng_000.txt")),
+    ]);
+    let runs = run_at(dir.path(), T0 + 3 * DAY, true);
+    let changes = &runs[0]["changes"];
+    assert_eq!(urls(changes, "new"), Vec::<String>::new(), "{changes}");
+    assert_eq!(urls(changes, "back"), vec![site.url("2b")], "{changes}");
+    assert!(changes["back"][0]["detail"].as_str().unwrap().contains(&site.url("2")), "{changes}");
+    // It inherits the notice sent for the old address.
+    assert_eq!(changes["back"][0]["notice_to"], "abuse@pirate.example");
+    assert_eq!(urls(changes, "gone"), vec![site.url("3")]);
+    assert!(changes["gone"][0]["detail"].as_str().unwrap().contains("no longer copies"));
+    assert_eq!(urls(changes, "still_online"), sorted(vec![site.url("1"), site.url("4")]));
+    let one = changes["still_online"].as_array().unwrap().iter().find(|c| c["url"] == site.url("1")).unwrap();
+    assert_eq!(one["notice_sent_at"], T0 + DAY, "{one}");
+
+    // The human-readable run says how long since the notice.
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("2b", Some("sanguoyanyi_001.txt")),
+        ("4", Some("hongloumeng_000.txt")),
+    ]);
+    let out = zhiwen(dir.path())
+        .args(["watch", "run", "--proxy", "none", "--delay", "0.05", "--now", &(T0 + 5 * DAY).to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "still online  {}  [notice sent 2026-11-02 00:00 to abuse@pirate.example: 4 days ago]",
+            site.url("1")
+        )),
+        "{text}"
+    );
+
+    // Findings carry the status: the page taken down is gone (since day 1), with its notice.
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    let two = findings.as_array().unwrap().iter().find(|f| f["target"] == site.url("2")).unwrap();
+    assert_eq!(two["tracking"]["status"], "gone");
+    assert_eq!(two["tracking"]["gone_at"], T0 + DAY);
+    assert_eq!(two["tracking"]["notice_to"], "abuse@pirate.example");
+}
+
+#[test]
+fn a_run_killed_midway_changes_no_status_and_the_next_run_completes() {
+    let dir = imported();
+    let site = ChangingSite::start();
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("2", Some("sanguoyanyi_001.txt")),
+        ("3", Some("xiyouji_000.txt")),
+    ]);
+    add_watch(dir.path(), &format!("{}/book/", site.base));
+    assert_eq!(urls(&run_at(dir.path(), T0, true)[0]["changes"], "new").len(), 3);
+
+    // Day 1: chapter 2 is taken down; the run is killed after its first pages.
+    site.publish(&[("1", Some("sanguoyanyi_000.txt")), ("3", Some("xiyouji_000.txt"))]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zhiwen"))
+        .env("ZHIWEN_DB", dir.path().join("corpus.sqlite"))
+        .args(["watch", "run", "--due", "--proxy", "none", "--delay", "1", "--now", &(T0 + DAY).to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while site.requests.lock().unwrap().iter().filter(|p| p.ends_with(".html")).count() < 4 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the run never fetched a chapter");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    // Nothing moved: the store is whole, every copy still online, the watch still due.
+    let doctor = zhiwen(dir.path()).arg("doctor").output().unwrap();
+    assert!(doctor.status.success(), "{}", String::from_utf8_lossy(&doctor.stdout));
+    let list: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["watch", "list", "--json"]).output().unwrap().stdout).unwrap();
+    assert_eq!(list[0]["last_run_at"], T0);
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    assert!(findings.as_array().unwrap().iter().all(|f| f["tracking"]["status"] == "online"), "{findings}");
+
+    // The next run completes and reports the change.
+    let changes = &run_at(dir.path(), T0 + DAY, true)[0]["changes"];
+    assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");
+    assert_eq!(urls(changes, "still_online").len(), 2);
+}
+
+/// A corpus document whose title is hostile (markup, a right-to-left override, a bell),
+/// with a text of its own (a classic chapter reversed), and its path.
+fn hostile_work(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let body: String = read_text(&corpus_dir().join("hongloumeng_000.txt")).chars().rev().collect();
+    let title = "<script>alert(1)</script>\u{202e}txt.exe\u{7} 第九回";
+    let path = dir.join("works").join("evil.txt");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, format!("{title}\n{body}")).unwrap();
+    (path, body)
+}
+
+#[test]
+fn stats_agree_with_the_findings_and_notices_and_the_summary_carry_every_element_escaped() {
+    let dir = imported();
+    let (evil, evil_body) = hostile_work(dir.path());
+    assert!(zhiwen(dir.path()).arg("import").arg(&evil).output().unwrap().status.success());
+    let site = ChangingSite::start();
+    site.publish(&[
+        ("1", Some("sanguoyanyi_000.txt")),
+        ("2", Some("sanguoyanyi_001.txt")),
+        ("3", Some("xiyouji_000.txt")),
+    ]);
+    site.pages.lock().unwrap().insert("/book/9.html".into(), format!("<html><body>{evil_body}</body></html>"));
+    site.pages.lock().unwrap().get_mut("/book/").unwrap().push_str("<a href=\"9.html\">9</a>");
+    add_watch(dir.path(), &format!("{}/book/", site.base));
+    // The same server under another name is another site: one page, a single-page watch.
+    let other = format!("{}/book/1.html", site.base.replace("127.0.0.1", "localhost"));
+    assert!(zhiwen(dir.path()).args(["watch", "add", &other]).output().unwrap().status.success());
+    let runs = run_at(dir.path(), T0, true);
+    assert_eq!(runs.as_array().unwrap().len(), 2);
+    site.publish(&[("1", Some("sanguoyanyi_000.txt")), ("3", Some("xiyouji_000.txt"))]);
+    run_at(dir.path(), T0 + DAY, true);
+
+    // Recompute per work and per site from the findings table alone.
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = zhiwen(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let findings = json(&["findings", "--json"]);
+    let stats = json(&["stats", "--json"]);
+    let tracked: Vec<&serde_json::Value> =
+        findings.as_array().unwrap().iter().filter(|f| !f["tracking"].is_null()).collect();
+    let host = |url: &str| url.split('/').nth(2).unwrap().split(':').next().unwrap().to_string();
+    // Latest finding per page (findings are newest first).
+    let mut latest: HashMap<String, &serde_json::Value> = HashMap::new();
+    for f in &tracked {
+        latest.entry(f["target"].as_str().unwrap().to_string()).or_insert(f);
+    }
+    for w in stats["works"].as_array().unwrap() {
+        let doc = w["doc_id"].as_u64().unwrap();
+        let pages: Vec<&String> = latest
+            .iter()
+            .filter(|(_, f)| f["sources"].as_array().unwrap().iter().any(|s| s[0].as_u64() == Some(doc)))
+            .map(|(url, _)| url)
+            .collect();
+        let sites: std::collections::BTreeSet<String> = pages.iter().map(|u| host(u)).collect();
+        assert_eq!(w["pages"].as_u64().unwrap() as usize, pages.len(), "{w}");
+        assert_eq!(w["sites"].as_u64().unwrap() as usize, sites.len(), "{w}");
+    }
+    let sanguo = stats["works"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["path"].as_str().unwrap().ends_with("sanguoyanyi_000.txt"))
+        .unwrap();
+    assert_eq!((sanguo["pages"].as_u64(), sanguo["sites"].as_u64()), (Some(2), Some(2)), "{sanguo}");
+    for s in stats["sites"].as_array().unwrap() {
+        let mine: Vec<_> = latest.iter().filter(|(u, _)| host(u) == s["host"]).collect();
+        let online = mine.iter().filter(|(_, f)| f["tracking"]["status"] == "online").count();
+        assert_eq!(s["pages"].as_u64().unwrap() as usize, mine.len(), "{s}");
+        assert_eq!(s["online"].as_u64().unwrap() as usize, online, "{s}");
+    }
+    assert_eq!(stats["sites"].as_array().unwrap().len(), 2);
+    // Per day: five new on day 0 (four chapters and the other site's page), none after;
+    // two gone on day 1 (chapters 2 and 9 were not published again).
+    let days = stats["days"].as_array().unwrap();
+    assert_eq!(days[0]["day"], "2026-11-01");
+    assert_eq!((days[0]["new"].as_u64(), days[0]["online"].as_u64()), (Some(5), Some(5)), "{days:?}");
+    assert_eq!((days[1]["new"].as_u64(), days[1]["online"].as_u64()), (Some(0), Some(3)), "{days:?}");
+
+    // The summary report: tables, the chart, and the hostile title escaped.
+    let summary = dir.path().join("summary.html");
+    let out = zhiwen(dir.path()).args(["stats", "--html"]).arg(&summary).output().unwrap();
+    assert!(out.status.success());
+    let html = std::fs::read_to_string(&summary).unwrap();
+    assert!(html.contains("<svg") && html.contains("<polyline"), "the chart is drawn");
+    assert!(html.contains("Per work") && html.contains("Per site") && html.contains("localhost"));
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"));
+    let csv = String::from_utf8(zhiwen(dir.path()).args(["stats", "--csv"]).output().unwrap().stdout).unwrap();
+    assert!(csv.starts_with("\u{feff}works,doc_id") && csv.contains("\nsites,host") && csv.contains("\ndays,day"));
+
+    // Notices for the pages of one site, with the rights holder set once.
+    let out = zhiwen(dir.path())
+        .args([
+            "holder",
+            "--name",
+            "长江文艺出版社",
+            "--address",
+            "武汉市雄楚大街268号",
+            "--email",
+            "rights@example.com",
+        ])
+        .args(["--phone", "+86 27 8767 9300", "--signatory", "王律师"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let id_of = |url: &str| latest[url]["id"].as_i64().unwrap().to_string();
+    let (one, evil_page) = (site.url("1"), site.url("9"));
+    let notice = |kind: &str, ids: &[String]| {
+        let out = zhiwen(dir.path()).args(["notice", "--kind", kind]).args(ids).output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status,
+        )
+    };
+    let ids = [id_of(&one), id_of(&evil_page)];
+    let (dmca, _, status) = notice("dmca", &ids);
+    assert!(status.success());
+    for element in [
+        "17 U.S.C. § 512(c)(3)",
+        "(A)(i)",
+        "(A)(ii)",
+        "(A)(iii)",
+        "(A)(iv)",
+        "(A)(v)",
+        "(A)(vi)",
+        "第一回　宴桃园豪杰三结义　斩黄巾英雄首立功",
+        &one,
+        &evil_page,
+        "长江文艺出版社",
+        "武汉市雄楚大街268号",
+        "rights@example.com",
+        "+86 27 8767 9300",
+        "I have a good faith belief that use of the material in the manner complained of is not authorized",
+        "The information in this notification is accurate, and under penalty of perjury",
+        "authorized to act on behalf of the owner",
+        "/王律师/",
+        "evidence-",
+        "SHA-256",
+        "To: the designated copyright agent of 127.0.0.1",
+    ] {
+        assert!(dmca.contains(element), "DMCA notice lacks {element:?}:\n{dmca}");
+    }
+    let (cn, _, status) = notice("cn", &ids);
+    assert!(status.success());
+    for element in [
+        "《信息网络传播权保护条例》第十四条",
+        "权利人名称：长江文艺出版社",
+        "联系方式：电话 +86 27 8767 9300；电子邮箱 rights@example.com",
+        "地址：武汉市雄楚大街268号",
+        "作品名称：《第一回　宴桃园豪杰三结义　斩黄巾英雄首立功》",
+        &format!("侵权网络地址：{one}"),
+        "构成侵权的初步证明材料",
+        &format!("evidence-{}.zip", id_of(&one)),
+        "权利人对本通知书的真实性负责",
+        "权利人（签名或盖章）：长江文艺出版社",
+    ] {
+        assert!(cn.contains(element), "通知书 lacks {element:?}:\n{cn}");
+    }
+    // The hostile title reaches both as one line of visible text.
+    for text in [&dmca, &cn] {
+        assert!(text.contains("<script>alert(1)</script>txt.exe 第九回"), "{text}");
+        assert!(!text.contains('\u{202e}') && !text.contains('\u{7}'));
+    }
+    // One site per notice.
+    let (_, err, status) = notice("dmca", &[id_of(&one), id_of(&other)]);
+    assert!(!status.success() && err.contains("2 sites"), "{err}");
+
+    // Written with the evidence packages beside it.
+    let out_dir = dir.path().join("notice");
+    let out = zhiwen(dir.path()).args(["notice", "--kind", "cn", "--out"]).arg(&out_dir).args(&ids).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(out_dir.join("notice-cn.txt")).unwrap(), cn);
+    for id in &ids {
+        assert!(out_dir.join(format!("evidence-{id}.zip")).is_file());
+    }
+}
