@@ -14,5 +14,6 @@ mod mutations;
 mod precision;
 mod reliability;
 mod report;
+mod scaleout;
 mod watch;
 mod web;

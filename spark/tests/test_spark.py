@@ -169,9 +169,9 @@ def test_a_forced_hot_group_takes_the_split_path_and_stays_exact(spark, planted_
 FIXTURES = REPO / "tests" / "fixtures"
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
+def run_cli(*args: str, code: int = 0) -> subprocess.CompletedProcess:
     p = subprocess.run([zhiwen_bin(), *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, f"zhiwen {' '.join(args)} failed: {p.stderr}"
+    assert p.returncode == code, f"zhiwen {' '.join(args)} exited {p.returncode}: {p.stderr}"
     return p
 
 
@@ -182,9 +182,13 @@ def small_corpus(tmp_path_factory):
     db = str(tmp / "corpus.sqlite")
     run_cli("--db", db, "import", "--quiet", str(FIXTURES / "corpus"))
     run_cli("--db", db, "export", "--parquet", str(tmp / "export"))
-    suspects = sorted(str(p) for p in (FIXTURES / "suspects").iterdir() if p.is_file())[:12]
-    run_cli("--db", db, "fingerprint", "--parquet", str(tmp / "suspects"), *suspects)
-    return tmp, db, suspects
+    files = sorted(str(p) for p in (FIXTURES / "suspects").iterdir() if p.is_file())
+    unreadable = [f for f in files if Path(f).name in ("binary.txt", "empty.txt")]
+    assert len(unreadable) == 2
+    # Unreadable files are named with their problem and the rest are written.
+    p = run_cli("--db", db, "fingerprint", "--parquet", str(tmp / "suspects"), *files, code=1)
+    assert all(f in p.stderr for f in unreadable), p.stderr
+    return tmp, db, [f for f in files if f not in unreadable]
 
 
 def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tmp_path):
@@ -209,11 +213,14 @@ def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tm
 def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check(spark, small_corpus, tmp_path):
     tmp, db, suspects = small_corpus
     run_dir = job.run(spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1")
-    through_spark = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
+    through_spark = json.loads(run_cli("report", "--from-parquet", run_dir, "--json", code=1).stdout)
     direct = json.loads(run_cli("--db", db, "check", "--json", *suspects).stdout)
-    assert len(through_spark["suspects"]) == len(direct["suspects"]) == len(suspects)
+    failed = [r for r in through_spark["suspects"] if r["error"]]
+    assert sorted(Path(r["path"]).name for r in failed) == ["binary.txt", "empty.txt"]
+    read = [r for r in through_spark["suspects"] if not r["error"]]
+    assert len(read) == len(direct["suspects"]) == len(suspects)
     found = 0
-    for a, b in zip(through_spark["suspects"], direct["suspects"]):
+    for a, b in zip(read, direct["suspects"]):
         assert a["path"] == b["path"]
         assert [s["id"] for s in a["sources"]] == [s["id"] for s in b["sources"]], a["path"]
         for sa, sb in zip(a["sources"], b["sources"]):
@@ -227,6 +234,6 @@ def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check
     assert manifest["stats"]["hits"] > 0 and manifest["stats"]["doc_pairs"] > 0
     # The HTML reports come out of the run too.
     html = tmp_path / "html"
-    run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/")
+    run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/", code=1)
     assert (html / "index.html").exists()
     shutil.rmtree(tmp_path / "runs")

@@ -30,6 +30,7 @@ import uuid
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
+from pyspark.sql.types import IntegerType, LongType, StructField, StructType
 
 import zhiwen_kernel as kernel
 
@@ -72,26 +73,22 @@ def _window_table(t: pa.Table) -> pa.Table:
     return t.select(WINDOW_COLUMNS)
 
 
-def _join_whole(max_distance: int):
-    def run(key, left: pa.Table, right: pa.Table | None = None) -> pa.Table:
+def _join_kernel(max_distance: int, sub_groups: bool, cogrouped: bool):
+    """The function applyInArrow calls per group: (key, table) for a self-join,
+    (key, left, right) for a cogroup. Keys are (t, key) or, for sub-groups of hot
+    groups, (t, key, combination, sub_key)."""
+
+    def join(key, left: pa.Table, right: pa.Table | None) -> pa.Table:
         t = key[0].as_py()
-        if left.num_rows == 0 or (right is not None and right.num_rows == 0):
-            return _empty_pairs()
-        r = None if right is None else _window_table(right)
-        return kernel.join_group(t, -1, _window_table(left), r, max_distance)
-
-    return run
-
-
-def _join_sub(max_distance: int):
-    def run(key, left: pa.Table, right: pa.Table | None = None) -> pa.Table:
-        t, combination = key[0].as_py(), key[2].as_py()
+        combination = key[2].as_py() if sub_groups else -1
         if left.num_rows == 0 or (right is not None and right.num_rows == 0):
             return _empty_pairs()
         r = None if right is None else _window_table(right)
         return kernel.join_group(t, combination, _window_table(left), r, max_distance)
 
-    return run
+    if cogrouped:
+        return lambda key, left, right: join(key, left, right)
+    return lambda key, table: join(key, table, None)
 
 
 def _explode_sub_keys(batches):
@@ -106,7 +103,8 @@ def _explode_sub_keys(batches):
 
 
 def _sub_keyed(df: DataFrame) -> DataFrame:
-    schema = df.schema.add("combination", "int", False).add("sub_key", "long", False)
+    added = [StructField("combination", IntegerType(), False), StructField("sub_key", LongType(), False)]
+    schema = StructType([*df.schema.fields, *added])
     return df.mapInArrow(_explode_sub_keys, schema)
 
 
@@ -138,22 +136,22 @@ def hamming_join(
         return _sub_keyed(df.join(hot, groups, "left_semi"))
 
     if rk is None:
-        pairs = whole(lk).groupBy(*groups).applyInArrow(_join_whole(max_distance), PAIR_SCHEMA)
+        pairs = whole(lk).groupBy(*groups).applyInArrow(_join_kernel(max_distance, False, False), PAIR_SCHEMA)
         sub = split(lk)
         sub_pairs = sub.groupBy(*groups, "combination", "sub_key").applyInArrow(
-            _join_sub(max_distance), PAIR_SCHEMA
+            _join_kernel(max_distance, True, False), PAIR_SCHEMA
         )
     else:
         pairs = (
             whole(lk)
             .groupBy(*groups)
             .cogroup(whole(rk).groupBy(*groups))
-            .applyInArrow(_join_whole(max_distance), PAIR_SCHEMA)
+            .applyInArrow(_join_kernel(max_distance, False, True), PAIR_SCHEMA)
         )
         sl, sr = split(lk), split(rk)
         sub_keys = [*groups, "combination", "sub_key"]
         sub_pairs = (
-            sl.groupBy(*sub_keys).cogroup(sr.groupBy(*sub_keys)).applyInArrow(_join_sub(max_distance), PAIR_SCHEMA)
+            sl.groupBy(*sub_keys).cogroup(sr.groupBy(*sub_keys)).applyInArrow(_join_kernel(max_distance, True, True), PAIR_SCHEMA)
         )
     return pairs.unionAll(sub_pairs)
 
@@ -275,11 +273,13 @@ def run(
             "distance",
         )
         suspect_texts = spark.read.parquet(os.path.join(corpus, "texts"))
-    hits.write.mode("error").parquet(os.path.join(run_dir, "hits"))
-    hits = spark.read.parquet(os.path.join(run_dir, "hits"))
+    hits_dir = os.path.join(run_dir, "hits")
+    hits.write.mode("error").parquet(hits_dir)
+    hits = spark.read.parquet(hits_dir)
 
     corpus_texts = spark.read.parquet(os.path.join(corpus, "texts"))
-    pair_counts = hits.groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
+    # Read again: a plan of its own, so the cogroup below is no ambiguous self-join.
+    pair_counts = spark.read.parquet(hits_dir).groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
     pair_texts = (
         pair_counts.join(suspect_texts.select(F.col("id").alias("suspect_id"), F.col("text").alias("suspect_text")), "suspect_id")
         .join(corpus_texts.select(F.col("id").alias("source_id"), F.col("text").alias("source_text")), "source_id")

@@ -318,3 +318,44 @@ pub fn fingerprint_to_i64(fp: u64) -> i64 {
 pub fn fingerprint_from_i64(v: i64) -> u64 {
     v as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{ArrayRef, Int64Array};
+    use arrow_schema::{DataType, Field, Schema};
+
+    #[test]
+    fn u64_fingerprints_survive_the_parquet_round_trip_bit_for_bit() {
+        let dir = tempfile::tempdir().unwrap();
+        let fps = [0u64, 1, (1 << 63) - 1, 1 << 63, u64::MAX, 0xdead_beef_f00d_cafe];
+        let schema = Schema::new(vec![Field::new("fingerprint", DataType::Int64, false)]);
+        let mut w = TableWriter::create(dir.path(), "windows", schema).unwrap();
+        let column: ArrayRef = Arc::new(Int64Array::from_iter_values(fps.iter().map(|&f| fingerprint_to_i64(f))));
+        w.write(&RecordBatch::try_new(w.schema(), vec![column]).unwrap()).unwrap();
+        w.finish().unwrap();
+        let batches = read_table(dir.path(), "windows").unwrap();
+        let back: Vec<u64> = batches
+            .iter()
+            .flat_map(|b| int_column(b, "fingerprint", dir.path()).unwrap())
+            .map(fingerprint_from_i64)
+            .collect();
+        assert_eq!(back, fps);
+    }
+
+    #[test]
+    fn an_unfinished_folder_is_removed_and_a_finished_one_appears_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        {
+            let folder = PartialFolder::create(&target).unwrap();
+            std::fs::write(folder.path().join("half"), "x").unwrap();
+        }
+        assert!(!target.exists() && !dir.path().join("out.partial").exists());
+        let folder = PartialFolder::create(&target).unwrap();
+        std::fs::write(folder.path().join("whole"), "x").unwrap();
+        folder.finish(&serde_json::json!({"format": FORMAT})).unwrap();
+        assert!(target.join("whole").exists() && target.join("manifest.json").exists());
+        assert!(PartialFolder::create(&target).is_err(), "a folder with an export is never written over");
+    }
+}

@@ -26,9 +26,7 @@ fn ints(table: &Table, name: &str) -> PyResult<Vec<i64>> {
         let column = batch.column_by_name(name).ok_or_else(|| bad(format!("no column {name}")))?;
         match column.data_type() {
             DataType::Int64 => out.extend(column.as_primitive::<Int64Type>().iter().map(|v| v.unwrap_or(0))),
-            DataType::Int32 => {
-                out.extend(column.as_primitive::<Int32Type>().iter().map(|v| i64::from(v.unwrap_or(0))))
-            }
+            DataType::Int32 => out.extend(column.as_primitive::<Int32Type>().iter().map(|v| i64::from(v.unwrap_or(0)))),
             other => return Err(bad(format!("column {name} is {other}, not an integer"))),
         }
     }
