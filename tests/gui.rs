@@ -773,3 +773,32 @@ pub fn pair_files(pair: &str) -> String {
     names.sort();
     names.join("+")
 }
+
+/// A Spark run opens as results: each suspect with its sources' texts from the run's
+/// export, in the side-by-side viewer, without the open store holding them.
+#[test]
+fn a_spark_run_opens_as_results_in_the_side_by_side_viewer() {
+    let corpus = imported();
+    let suspects = [suspect("ads_xiyouji_000.txt"), suspect("unrelated_rulinwaishi_003.txt")];
+    let (run, _) = crate::scaleout::run_from_check(corpus.path(), &suspects);
+    // Another, empty store is open: the texts come from the run.
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("other.sqlite"), dir.path().join("r.json"));
+    h.state_mut().dialogs = Arc::new(Box::new(move |d, _| Ok((d == Dialog::OpenRun).then(|| vec![run.clone()]))));
+    h.step();
+    h.get_by_label("Open Spark run…").click();
+    step_until(&mut h, "the run's results", |a| a.results.len() == 2 && a.viewer.is_some());
+    let first = &h.state().results[0].outcome;
+    assert!(first.report.path.ends_with("ads_xiyouji_000.txt"));
+    assert_eq!(first.report.sources.len(), 1);
+    assert!(first.report.sources[0].path.ends_with("xiyouji_000.txt"));
+    assert_eq!(first.sources.len(), 1);
+    let shown: usize = first.report.sources[0]
+        .passages
+        .iter()
+        .map(|p| first.sources[0].1.chars().skip(p.source_start).take(p.source_end - p.source_start).count())
+        .sum();
+    assert!(shown > 1000, "the source's text is there to show: {shown} chars");
+    assert!(h.state().results[1].outcome.report.sources.is_empty());
+    assert!(h.state().messages.iter().any(|m| m.contains("2 suspects from the Spark run")), "{:?}", h.state().messages);
+}

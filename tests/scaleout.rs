@@ -98,3 +98,117 @@ fn suspects_are_fingerprinted_as_a_check_queries_them_and_bad_files_are_named() 
     assert!(want.len() > 100);
     assert_eq!(windows(&out), want);
 }
+
+/// A run folder as the Spark job writes it, its passages taken from `check --json` on the
+/// same suspects (what the job's kernels give, as spark/tests shows): so `report
+/// --from-parquet` and the app's *Open Spark run…* are tested without Java. Returns the
+/// run folder and the check's JSON.
+pub fn run_from_check(dir: &Path, suspects: &[std::path::PathBuf]) -> (std::path::PathBuf, serde_json::Value) {
+    use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch};
+    use std::sync::Arc;
+    let export = dir.join("export");
+    let fingerprinted = dir.join("suspects");
+    zhiwen(dir).args(["export", "--parquet"]).arg(&export).assert().success();
+    zhiwen(dir).args(["fingerprint", "--parquet"]).arg(&fingerprinted).args(suspects).assert().success();
+    let (check, _) = check_json(dir, suspects);
+    let mut rows: Vec<[f64; 12]> = Vec::new();
+    for (i, s) in check["suspects"].as_array().unwrap().iter().enumerate() {
+        for src in s["sources"].as_array().unwrap() {
+            for p in src["passages"].as_array().unwrap() {
+                let n = |v: &serde_json::Value| v.as_f64().unwrap();
+                rows.push([
+                    (i + 1) as f64,
+                    n(&src["id"]),
+                    n(&p["suspect_start"]),
+                    n(&p["suspect_end"]),
+                    n(&p["source_start"]),
+                    n(&p["source_end"]),
+                    n(&p["distance"]),
+                    n(&p["containment"]),
+                    n(&p["evidence_bits"]),
+                    n(&p["region"]),
+                    n(&src["similarity"]),
+                    n(&src["source_coverage"]),
+                ]);
+            }
+        }
+    }
+    // Spark writes rows in any order.
+    rows.reverse();
+    let names = [
+        "suspect_id",
+        "source_id",
+        "suspect_start",
+        "suspect_end",
+        "source_start",
+        "source_end",
+        "distance",
+        "containment",
+        "evidence_bits",
+        "region",
+        "similarity",
+        "source_coverage",
+    ];
+    let columns: Vec<(&str, ArrayRef)> = names
+        .iter()
+        .enumerate()
+        .map(|(c, &name)| {
+            let array: ArrayRef = if matches!(name, "containment" | "evidence_bits" | "similarity" | "source_coverage")
+            {
+                Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r[c])))
+            } else {
+                Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r[c] as i64)))
+            };
+            (name, array)
+        })
+        .collect();
+    let batch = RecordBatch::try_from_iter(columns).unwrap();
+    let run = dir.join("runs").join("r1");
+    std::fs::create_dir_all(run.join("passages")).unwrap();
+    let file = std::fs::File::create(run.join("passages").join("part-00000-x.snappy.parquet")).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    std::fs::write(run.join("passages").join("_SUCCESS"), "").unwrap();
+    let manifest = serde_json::json!({
+        "format": "zhiwen-spark-run", "run_id": "r1", "mode": "check",
+        "corpus": export, "suspects": fingerprinted, "max_distance": 3, "check_options": null,
+        "stats": {"hits": 1}
+    });
+    std::fs::write(run.join("manifest.json"), manifest.to_string()).unwrap();
+    (run, check)
+}
+
+#[test]
+fn report_from_a_run_gives_the_json_html_and_csv_of_check() {
+    let dir = imported();
+    let suspects = [
+        suspect("ads_xiyouji_000.txt"),
+        suspect("unrelated_rulinwaishi_003.txt"),
+        suspect("gbk_homophones_hongloumeng_000.txt"),
+    ];
+    let (run, check) = run_from_check(dir.path(), &suspects);
+    let out = zhiwen(dir.path()).args(["report", "--json", "--from-parquet"]).arg(&run).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Everything `check` says about the suspects, similarity (recomputed from the
+    // passages) included, and the corpus and settings it ran with.
+    assert_eq!(from_run["suspects"], check["suspects"]);
+    assert_eq!(from_run["corpus"], check["corpus"]);
+    assert_eq!(from_run["settings"], check["settings"]);
+    assert!(check["suspects"][0]["sources"].as_array().unwrap().len() == 1);
+
+    let html = dir.path().join("html");
+    zhiwen(dir.path()).args(["report", "--from-parquet"]).arg(&run).arg("--report").arg(&html).assert().success();
+    let index = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(index.contains("ads_xiyouji_000.txt"));
+    let csv = dir.path().join("p.csv");
+    zhiwen(dir.path()).args(["report", "--from-parquet"]).arg(&run).arg("--csv").arg(&csv).assert().success();
+    zhiwen(dir.path()).args(["check", "--csv"]).arg(dir.path().join("c.csv")).args(&suspects).assert().success();
+    assert_eq!(std::fs::read(&csv).unwrap(), std::fs::read(dir.path().join("c.csv")).unwrap());
+
+    // A folder that is no run gets one message naming it.
+    let bad = zhiwen(dir.path()).args(["report", "--from-parquet"]).arg(dir.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
+    assert!(err.contains("manifest.json"), "{err}");
+}

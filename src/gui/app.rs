@@ -316,6 +316,10 @@ impl ZhiwenApp {
             }
             Dialog::SaveSummary => self.worker.export_summary(paths[0].clone()),
             Dialog::SaveClusters => self.export_duplicates(&paths[0]),
+            Dialog::OpenRun => {
+                self.tab = Tab::Checks;
+                self.worker.open_run(paths[0].clone());
+            }
             Dialog::ExportNotice => {
                 if let Some(draft) = &self.notice {
                     self.worker.export_notice(draft.clone(), paths[0].clone());
@@ -328,7 +332,9 @@ impl ZhiwenApp {
     pub fn open_builtin_dialog(&mut self, dialog: Dialog) {
         let tr = self.tr();
         let mut d = match dialog {
-            Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice => egui_file::FileDialog::select_folder(),
+            Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice | Dialog::OpenRun => {
+                egui_file::FileDialog::select_folder()
+            }
             Dialog::SaveSummary => egui_file::FileDialog::save_file().default_filename("zhiwen-summary.html"),
             Dialog::SaveClusters => egui_file::FileDialog::save_file().default_filename("zhiwen-duplicates.csv"),
             Dialog::ImportFiles | Dialog::CheckFiles => egui_file::FileDialog::open_file().multi_select(true),
@@ -345,6 +351,7 @@ impl ZhiwenApp {
             Dialog::SaveSummary => tr.export_summary,
             Dialog::SaveClusters => tr.export_duplicates,
             Dialog::ExportNotice => tr.export_notice,
+            Dialog::OpenRun => tr.open_run,
         })
         .id(egui::Id::unique("zhiwen_file_dialog"));
         let start = self

@@ -107,12 +107,14 @@ pub enum Dialog {
     ExportNotice,
     /// Where to write the duplicate groups (.csv or .json).
     SaveClusters,
+    /// A Spark run's folder (`runs/<id>`) to show its results.
+    OpenRun,
 }
 
 impl Dialog {
     /// Whether the dialog picks folders (else files).
     pub fn picks_folders(self) -> bool {
-        matches!(self, Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice)
+        matches!(self, Dialog::ImportFolder | Dialog::ExportAll | Dialog::ExportNotice | Dialog::OpenRun)
     }
 }
 
@@ -139,7 +141,7 @@ pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> Dialog
     let picked = match dialog {
         Dialog::ImportFiles => d.add_filter("Documents", crate::engine::decode::FOLDER_EXTENSIONS).pick_files(),
         Dialog::ImportFolder => d.pick_folders(),
-        Dialog::ExportAll | Dialog::ExportNotice => d.pick_folder().map(|p| vec![p]),
+        Dialog::ExportAll | Dialog::ExportNotice | Dialog::OpenRun => d.pick_folder().map(|p| vec![p]),
         Dialog::SaveClusters => d
             .add_filter("CSV", &["csv"])
             .add_filter("JSON", &["json"])
@@ -190,6 +192,8 @@ enum Command {
     Clusters(ClusterOptions, Cancel),
     /// Shows two corpus documents side by side (the second as the source).
     CompareDocuments(u32, u32),
+    /// Shows a Spark run's results (read from its Parquet folders, not the store).
+    OpenRun(PathBuf),
 }
 
 /// The UI's handle on the engine thread.
@@ -241,6 +245,10 @@ impl Worker {
     /// Shows a finding as a result, from what the library kept (nothing is fetched).
     pub fn open_finding(&self, id: i64) {
         let _ = self.commands.send(Command::OpenFinding(id));
+    }
+    /// Shows the results of a Spark run (`zhiwen report --from-parquet` in the app).
+    pub fn open_run(&self, dir: PathBuf) {
+        let _ = self.commands.send(Command::OpenRun(dir));
     }
     pub fn remove_finding(&self, id: i64) {
         let _ = self.commands.send(Command::RemoveFinding(id));
@@ -392,6 +400,16 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     }
                 }
             }
+            Command::OpenRun(dir) => match crate::scaleout::run::read_run(&dir) {
+                Ok(run) => {
+                    let shown = run.reports.len();
+                    for outcome in run_outcomes(run) {
+                        emit.send(Event::Checked(Box::new(outcome)));
+                    }
+                    emit.send(Event::Info(format!("{}: {shown} suspects from the Spark run", dir.display())));
+                }
+                Err(e) => emit.send(Event::Failed(format!("{}: {e}", dir.display()))),
+            },
             Command::OpenFinding(id) => match open_finding(&corpus, id) {
                 Ok(outcome) => emit.send(Event::Checked(Box::new(outcome))),
                 Err(e) => emit.send(Event::Failed(e.to_string())),
@@ -586,6 +604,21 @@ fn run_watches(
 
 /// A kept finding as a result for the viewer: its text and report as recorded, the
 /// sources' texts as the store holds them now.
+/// A run's reports as results, each with the texts of the sources it names (from the
+/// run's corpus export, which need not be the open store).
+fn run_outcomes(run: crate::scaleout::run::RunReports) -> Vec<CheckOutcome> {
+    let crate::scaleout::run::RunReports { reports, suspect_texts, source_texts, .. } = run;
+    reports
+        .into_iter()
+        .zip(suspect_texts)
+        .map(|(report, text)| {
+            let sources =
+                report.sources.iter().filter_map(|s| Some((s.id, source_texts.get(&s.id)?.clone()))).collect();
+            CheckOutcome { report, text, sources }
+        })
+        .collect()
+}
+
 fn open_finding(corpus: &Corpus, id: i64) -> crate::Result<CheckOutcome> {
     let finding = corpus.store().finding(id)?.ok_or_else(|| crate::Error::Parameter(format!("no finding {id}")))?;
     let report: SuspectReport = serde_json::from_str(&finding.result)

@@ -27,6 +27,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ui.add_enabled(can_export, egui::Button::new(tr.export_report)).on_hover_text("Ctrl+E").clicked() {
                 app.actions.push(Action::OpenDialog(Dialog::SaveReport));
             }
+            if ui.button(tr.open_run).on_hover_text(tr.open_run_hint).clicked() {
+                app.actions.push(Action::OpenDialog(Dialog::OpenRun));
+            }
             // Folders picked or dropped lately: import or check them again in one click.
             ui.add_enabled_ui(!app.settings.recent_folders.is_empty(), |ui| {
                 ui.menu_button(tr.recent, |ui| {
