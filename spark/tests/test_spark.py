@@ -90,9 +90,13 @@ def brute(left: list[int], right: list[int] | None, k: int = K) -> set:
     return out
 
 
-def as_set(df) -> set:
+def as_set(df, unordered: bool = False) -> set:
+    """The pairs; with ``unordered`` (a self-join, whose pairs come in either
+    orientation) each as (earlier window, later window)."""
     rows = df.select("left_doc", "left_ordinal", "right_doc", "right_ordinal", "distance").collect()
     got = [tuple(r) for r in rows]
+    if unordered:
+        got = [p if p[:2] < p[2:4] else (*p[2:4], *p[:2], p[4]) for p in got]
     assert len(got) == len(set(got)), "a pair came out twice"
     return set(got)
 
@@ -122,7 +126,7 @@ def test_planted_neighbours_give_exactly_the_brute_force_pairs(spark, planted_da
     assert stats["hot_groups"] == 0
     assert stats["rows_shuffled"] == 4 * (len(corpus) + len(suspects))
     # The corpus against itself: each unordered pair once.
-    assert as_set(job.hamming_join(windows_df(spark, corpus), None)) == brute(corpus, None)
+    assert as_set(job.hamming_join(windows_df(spark, corpus), None), unordered=True) == brute(corpus, None)
 
 
 def test_a_plain_spark_sql_join_over_20_tables_agrees(spark, planted_data):
@@ -161,7 +165,7 @@ def test_a_forced_hot_group_takes_the_split_path_and_stays_exact(spark, planted_
     assert stats["rows_shuffled"] > 4 * (len(left) + len(right)), "hot rows went to their 20 sub-groups"
     assert got == brute(left, right)
     stats = {}
-    got = as_set(job.hamming_join(windows_df(spark, left), None, hot_rows=200, stats=stats))
+    got = as_set(job.hamming_join(windows_df(spark, left), None, hot_rows=200, stats=stats), unordered=True)
     assert stats["hot_groups"] >= 1
     assert got == brute(left, None)
 
@@ -237,3 +241,22 @@ def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check
     run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/", code=1)
     assert (html / "index.html").exists()
     shutil.rmtree(tmp_path / "runs")
+
+
+def _exchanges(df) -> int:
+    return df._jdf.queryExecution().executedPlan().toString().count("Exchange hashpartitioning")
+
+
+def test_corpus_keys_written_once_spare_the_corpus_a_shuffle_and_stay_exact(spark, planted_data, tmp_path):
+    corpus, suspects = planted_data
+    folder = str(tmp_path / "corpus")
+    windows_df(spark, corpus).write.parquet(os.path.join(folder, "windows"))
+    assert job.corpus_keys(spark, folder) is None
+    job.write_corpus_keys(spark, folder, buckets=4)
+    keys = job.corpus_keys(spark, folder)
+    assert keys.count() == 4 * len(corpus)
+    left, right = spark.read.parquet(os.path.join(folder, "windows")), windows_df(spark, suspects)
+    with_keys = job.hamming_join(left, right, left_keyed=keys)
+    assert as_set(with_keys) == brute(corpus, suspects)
+    assert _exchanges(with_keys) < _exchanges(job.hamming_join(left, right)), "the corpus side is not shuffled"
+    assert as_set(job.hamming_join(left, None, left_keyed=keys), unordered=True) == brute(corpus, None)

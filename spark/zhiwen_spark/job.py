@@ -22,6 +22,7 @@ On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import time
@@ -108,21 +109,70 @@ def _sub_keyed(df: DataFrame) -> DataFrame:
     return df.mapInArrow(_explode_sub_keys, schema)
 
 
+#: Buckets of a corpus's keys table (``keys`` subcommand).
+DEFAULT_BUCKETS = 64
+KEYS_INFO = "_zhiwen_keys.json"
+
+
+def _keys_table(corpus: str) -> str:
+    return "zhiwen_keys_" + hashlib.sha1(os.path.abspath(corpus).encode()).hexdigest()[:12]
+
+
+def write_corpus_keys(spark: SparkSession, corpus: str, buckets: int = DEFAULT_BUCKETS) -> str:
+    """Writes ``corpus/keys``: every stored window in its four groups, bucketed and
+    sorted by (t, key), once. Check runs then read the corpus side already partitioned
+    by group, so only the suspects are shuffled."""
+    path = os.path.join(os.path.abspath(corpus), "keys")
+    name = _keys_table(corpus)
+    spark.sql(f"DROP TABLE IF EXISTS {name}")
+    (
+        keyed(spark.read.parquet(os.path.join(corpus, "windows")))
+        .write.mode("error")
+        .option("path", path)
+        .bucketBy(buckets, "t", "key")
+        .sortBy("t", "key")
+        .saveAsTable(name)
+    )
+    # Spark's catalog forgets the table with the session; the bucket count stays here.
+    with open(os.path.join(path, KEYS_INFO), "w", encoding="utf-8") as f:
+        json.dump({"buckets": buckets, "bucketed_by": ["t", "key"]}, f)
+    return path
+
+
+def corpus_keys(spark: SparkSession, corpus: str) -> DataFrame | None:
+    """The corpus's bucketed keys table if ``keys`` wrote one, else None."""
+    path = os.path.join(os.path.abspath(corpus), "keys")
+    info = os.path.join(path, KEYS_INFO)
+    if not os.path.exists(info):
+        return None
+    with open(info, encoding="utf-8") as f:
+        buckets = int(json.load(f)["buckets"])
+    name = _keys_table(corpus)
+    if not spark.catalog.tableExists(name):
+        spark.sql(
+            f"CREATE TABLE {name} USING parquet CLUSTERED BY (t, key) SORTED BY (t, key) "
+            f"INTO {buckets} BUCKETS LOCATION '{path}'"
+        )
+    return spark.table(name)
+
+
 def hamming_join(
     left: DataFrame,
     right: DataFrame | None,
     max_distance: int = MAX_DISTANCE,
     hot_rows: int = DEFAULT_HOT_ROWS,
     stats: dict | None = None,
+    left_keyed: DataFrame | None = None,
 ) -> DataFrame:
     """All window pairs within ``max_distance`` between ``left`` and ``right`` (or
     within ``left`` when ``right`` is None, each unordered pair once), exactly.
 
-    Inputs have ``doc_id``, ``ordinal``, ``fingerprint`` (u64 bit-cast to long).
+    Inputs have ``doc_id``, ``ordinal``, ``fingerprint`` (u64 bit-cast to long);
+    ``left_keyed`` is ``left`` already in its groups (a corpus's keys table).
     Returns ``left_doc, left_ordinal, right_doc, right_ordinal, distance``."""
     if not 0 <= max_distance <= MAX_DISTANCE:
         raise ValueError(f"the join is exact up to {MAX_DISTANCE} bits, not {max_distance}")
-    lk = keyed(left)
+    lk = keyed(left) if left_keyed is None else left_keyed.select(*WINDOW_COLUMNS, "t", "key")
     rk = None if right is None else keyed(right)
     groups = ["t", "key"]
     hot = F.broadcast(_group_sizes(lk, rk).where(F.col("count") > hot_rows).select(*groups))
@@ -248,9 +298,10 @@ def run(
     stats: dict | None = {} if measure else None
 
     corpus_windows = spark.read.parquet(os.path.join(corpus, "windows"))
+    corpus_keyed = corpus_keys(spark, corpus)
     if mode == "check":
         suspect_windows = spark.read.parquet(os.path.join(suspects, "windows"))
-        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats)
+        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed)
         hits = pairs.select(
             F.col("right_doc").alias("suspect_id"),
             F.col("right_ordinal").alias("suspect_ordinal"),
@@ -260,7 +311,7 @@ def run(
         )
         suspect_texts = spark.read.parquet(os.path.join(suspects, "texts"))
     else:
-        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats)
+        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed)
         # Windows of one document repeating themselves are not copies; the lower id is
         # the suspect of each pair of documents.
         lower_left = F.col("left_doc") < F.col("right_doc")
@@ -341,16 +392,26 @@ def session(master: str | None = None) -> SparkSession:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="zhiwen_spark.job", description=__doc__.split("\n\n")[0])
-    p.add_argument("mode", choices=["check", "self"], help="suspects against the corpus, or the corpus against itself")
+    p.add_argument(
+        "mode",
+        choices=["check", "self", "keys"],
+        help="suspects against the corpus, the corpus against itself, or write the corpus's keys once (bucketed)",
+    )
+    p.add_argument("--buckets", type=int, default=DEFAULT_BUCKETS, help="buckets of the keys table (keys mode)")
     p.add_argument("--corpus", required=True, help="folder written by `zhiwen export --parquet`")
     p.add_argument("--suspects", help="folder written by `zhiwen fingerprint --parquet` (check mode)")
-    p.add_argument("--out", required=True, help="folder that receives runs/<id>")
+    p.add_argument("--out", help="folder that receives runs/<id> (check and self modes)")
     p.add_argument("--hot-rows", type=int, default=DEFAULT_HOT_ROWS, help="split groups larger than this")
     p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
     p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
     p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
     args = p.parse_args(argv)
     spark = session(args.master)
+    if args.mode == "keys":
+        print(write_corpus_keys(spark, args.corpus, args.buckets))
+        return
+    if not args.out:
+        p.error("--out is required")
     run_dir = run(
         spark, args.mode, args.corpus, args.suspects, args.out, args.hot_rows, args.run_id, measure=not args.no_stats
     )
