@@ -260,3 +260,17 @@ def test_corpus_keys_written_once_spare_the_corpus_a_shuffle_and_stay_exact(spar
     assert as_set(with_keys) == brute(corpus, suspects)
     assert _exchanges(with_keys) < _exchanges(job.hamming_join(left, right)), "the corpus side is not shuffled"
     assert as_set(job.hamming_join(left, None, left_keyed=keys), unordered=True) == brute(corpus, None)
+
+
+def test_a_corpus_joined_with_itself_reports_the_documents_that_share_text(spark, tmp_path):
+    # The fixture corpus plus a pirated copy of one of its chapters.
+    db = str(tmp_path / "store.sqlite")
+    run_cli("--db", db, "import", "--quiet", str(FIXTURES / "corpus"), str(FIXTURES / "suspects" / "ads_xiyouji_000.txt"))
+    run_cli("--db", db, "export", "--parquet", str(tmp_path / "export"))
+    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self")
+    report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
+    copying = [s for s in report["suspects"] if s["sources"]]
+    assert len(copying) == 1, [s["path"] for s in copying]
+    names = {Path(copying[0]["path"]).name, Path(copying[0]["sources"][0]["path"]).name}
+    assert names == {"xiyouji_000.txt", "ads_xiyouji_000.txt"}
+    assert copying[0]["sources"][0]["source_coverage"] > 0.9
