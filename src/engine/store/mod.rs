@@ -222,23 +222,16 @@ impl Store {
 
     /// Removes documents and their windows; returns how many existed.
     pub fn remove(&mut self, ids: &[u32]) -> Result<usize> {
-        self.writable()?;
-        self.remove_rows(ids).map_err(|e| self.write_error(e))
-    }
-
-    fn remove_rows(&mut self, ids: &[u32]) -> Result<usize> {
-        let tx = self.conn.transaction()?;
-        let mut removed = 0;
-        {
+        self.write_transaction(|tx| {
+            let mut removed = 0;
             let mut del_windows = tx.prepare_cached("DELETE FROM windows WHERE doc_id = ?1")?;
             let mut del_doc = tx.prepare_cached("DELETE FROM documents WHERE id = ?1")?;
             for id in ids {
                 del_windows.execute([id])?;
                 removed += del_doc.execute([id])?;
             }
-        }
-        tx.commit()?;
-        Ok(removed)
+            Ok(removed)
+        })
     }
 
     pub fn stats(&self) -> Result<StoreStats> {

@@ -32,54 +32,51 @@ impl Store {
     /// Writes a batch in one transaction: either all of it is in the store, or none.
     /// A document at a path already stored replaces the old one.
     pub fn write_batch(&mut self, docs: &[NewDocument]) -> Result<Vec<WriteOutcome>> {
-        self.writable()?;
-        self.write_rows(docs).map_err(|e| self.write_error(e))
-    }
-
-    fn write_rows(&mut self, docs: &[NewDocument]) -> Result<Vec<WriteOutcome>> {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-        let tx = self.conn.transaction()?;
-        let mut out = Vec::with_capacity(docs.len());
-        {
-            let mut find = tx.prepare_cached("SELECT id FROM documents WHERE path = ?1")?;
-            let mut del_windows = tx.prepare_cached("DELETE FROM windows WHERE doc_id = ?1")?;
-            let mut del_doc = tx.prepare_cached("DELETE FROM documents WHERE id = ?1")?;
-            let mut ins_doc = tx.prepare_cached(
-                "INSERT INTO documents (path, title, byte_size, content_hash, chars, windows, imported_at, encoding, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            )?;
-            let mut ins_windows =
-                tx.prepare_cached("INSERT INTO windows (doc_id, fingerprints, spans) VALUES (?1, ?2, ?3)")?;
-            let mut ins_signature = tx.prepare_cached(SIGNATURE_INSERT)?;
-            for d in docs {
-                let replaced: Option<u32> = find.query_row([&d.path], |r| r.get(0)).ok();
-                if let Some(old) = replaced {
-                    del_windows.execute([old])?;
-                    del_doc.execute([old])?;
-                }
-                ins_doc.execute(params![
-                    d.path,
-                    d.title,
-                    d.byte_size,
-                    d.content_hash,
-                    d.chars,
-                    d.windows.len() as u64,
-                    now,
-                    d.encoding,
-                    d.text
-                ])?;
-                let id = u32::try_from(tx.last_insert_rowid()).expect("document ids fit in u32");
-                let (fps, spans) = super::packed::pack(&d.windows);
-                ins_windows.execute(params![id, fps, spans])?;
-                if let Some(sig) = &d.signature {
-                    ins_signature.execute(signature_params(id, sig))?;
-                }
-                out.push(WriteOutcome { id, replaced });
-            }
-        }
-        tx.commit()?;
-        Ok(out)
+        self.write_transaction(|tx| write_rows(tx, docs, now))
     }
+}
+
+fn write_rows(tx: &rusqlite::Transaction, docs: &[NewDocument], now: i64) -> Result<Vec<WriteOutcome>> {
+    let mut out = Vec::with_capacity(docs.len());
+    {
+        let mut find = tx.prepare_cached("SELECT id FROM documents WHERE path = ?1")?;
+        let mut del_windows = tx.prepare_cached("DELETE FROM windows WHERE doc_id = ?1")?;
+        let mut del_doc = tx.prepare_cached("DELETE FROM documents WHERE id = ?1")?;
+        let mut ins_doc = tx.prepare_cached(
+            "INSERT INTO documents (path, title, byte_size, content_hash, chars, windows, imported_at, encoding, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?;
+        let mut ins_windows =
+            tx.prepare_cached("INSERT INTO windows (doc_id, fingerprints, spans) VALUES (?1, ?2, ?3)")?;
+        let mut ins_signature = tx.prepare_cached(SIGNATURE_INSERT)?;
+        for d in docs {
+            let replaced: Option<u32> = find.query_row([&d.path], |r| r.get(0)).ok();
+            if let Some(old) = replaced {
+                del_windows.execute([old])?;
+                del_doc.execute([old])?;
+            }
+            ins_doc.execute(params![
+                d.path,
+                d.title,
+                d.byte_size,
+                d.content_hash,
+                d.chars,
+                d.windows.len() as u64,
+                now,
+                d.encoding,
+                d.text
+            ])?;
+            let id = u32::try_from(tx.last_insert_rowid()).expect("document ids fit in u32");
+            let (fps, spans) = super::packed::pack(&d.windows);
+            ins_windows.execute(params![id, fps, spans])?;
+            if let Some(sig) = &d.signature {
+                ins_signature.execute(signature_params(id, sig))?;
+            }
+            out.push(WriteOutcome { id, replaced });
+        }
+    }
+    Ok(out)
 }
 
 impl Store {
@@ -92,59 +89,56 @@ impl Store {
         progress: crate::engine::progress::ProgressFn,
         cancel: &crate::Cancel,
     ) -> Result<()> {
-        self.writable()?;
-        self.refingerprint_rows(params, progress, cancel).map_err(|e| self.write_error(e))
-    }
-
-    fn refingerprint_rows(
-        &mut self,
-        params: crate::FingerprintParams,
-        progress: crate::engine::progress::ProgressFn,
-        cancel: &crate::Cancel,
-    ) -> Result<()> {
         use rayon::prelude::*;
         params.validate()?;
-        let ids: Vec<u32> = {
-            let mut stmt = self.conn.prepare("SELECT id FROM documents ORDER BY id")?;
-            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        let tx = self.conn.transaction()?;
-        {
-            let mut text_of = tx.prepare("SELECT text FROM documents WHERE id = ?1")?;
-            let mut set_count = tx.prepare("UPDATE documents SET windows = ?2 WHERE id = ?1")?;
-            let mut set_windows = tx.prepare("UPDATE windows SET fingerprints = ?2, spans = ?3 WHERE doc_id = ?1")?;
-            for (n, chunk) in ids.chunks(64).enumerate() {
-                if cancel.is_cancelled() {
-                    return Err(crate::Error::Cancelled); // the transaction rolls back on drop
+        self.write_transaction(|tx| {
+            let ids: Vec<u32> = {
+                let mut stmt = tx.prepare("SELECT id FROM documents ORDER BY id")?;
+                stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+            };
+            {
+                let mut text_of = tx.prepare("SELECT text FROM documents WHERE id = ?1")?;
+                let mut set_count = tx.prepare("UPDATE documents SET windows = ?2 WHERE id = ?1")?;
+                let mut set_windows =
+                    tx.prepare("UPDATE windows SET fingerprints = ?2, spans = ?3 WHERE doc_id = ?1")?;
+                for (n, chunk) in ids.chunks(64).enumerate() {
+                    if cancel.is_cancelled() {
+                        return Err(crate::Error::Cancelled); // the transaction rolls back on drop
+                    }
+                    let texts: Vec<(u32, String)> = chunk
+                        .iter()
+                        .map(|&id| Ok((id, text_of.query_row([id], |r| r.get(0))?)))
+                        .collect::<Result<_>>()?;
+                    let windows: Vec<(u32, Vec<StoredWindow>)> = texts
+                        .par_iter()
+                        .map(|(id, text)| {
+                            (
+                                *id,
+                                crate::engine::simhash::stored_windows(
+                                    &crate::engine::normalize::tokenize(text),
+                                    &params,
+                                ),
+                            )
+                        })
+                        .collect();
+                    for (id, ws) in &windows {
+                        set_count.execute(params![id, ws.len() as u64])?;
+                        let (fps, spans) = super::packed::pack(ws);
+                        set_windows.execute(params![id, fps, spans])?;
+                    }
+                    progress(&crate::Progress {
+                        stage: crate::Stage::Indexing,
+                        files_done: (n * 64 + chunk.len()).min(ids.len()),
+                        files_total: ids.len(),
+                        bytes_done: 0,
+                        bytes_total: 0,
+                        current: None,
+                    });
                 }
-                let texts: Vec<(u32, String)> =
-                    chunk.iter().map(|&id| Ok((id, text_of.query_row([id], |r| r.get(0))?))).collect::<Result<_>>()?;
-                let windows: Vec<(u32, Vec<StoredWindow>)> = texts
-                    .par_iter()
-                    .map(|(id, text)| {
-                        (
-                            *id,
-                            crate::engine::simhash::stored_windows(&crate::engine::normalize::tokenize(text), &params),
-                        )
-                    })
-                    .collect();
-                for (id, ws) in &windows {
-                    set_count.execute(params![id, ws.len() as u64])?;
-                    let (fps, spans) = super::packed::pack(ws);
-                    set_windows.execute(params![id, fps, spans])?;
-                }
-                progress(&crate::Progress {
-                    stage: crate::Stage::Indexing,
-                    files_done: (n * 64 + chunk.len()).min(ids.len()),
-                    files_total: ids.len(),
-                    bytes_done: 0,
-                    bytes_total: 0,
-                    current: None,
-                });
             }
-        }
-        super::write_params(&tx, &params)?;
-        tx.commit()?;
+            super::write_params(tx, &params)?;
+            Ok(())
+        })?;
         self.params = params;
         Ok(())
     }
