@@ -33,19 +33,8 @@ pub enum Command {
         /// Files, folders, or web pages (http:// or https:// URLs).
         #[arg(required = true, value_name = "PATH|URL")]
         paths: Vec<PathBuf>,
-        /// Print the JSON contract (see README) instead of tables.
-        #[arg(long)]
-        json: bool,
-        /// Write a self-contained HTML report: a file for one suspect; for several, or when
-        /// PATH ends in '/' or is a folder, one report per suspect plus index.html there.
-        #[arg(long, value_name = "PATH")]
-        report: Option<PathBuf>,
-        /// Write one CSV row per passage (UTF-8 with BOM) to this file.
-        #[arg(long, value_name = "FILE")]
-        csv: Option<PathBuf>,
-        /// Write PAN text-alignment XML, one file per suspect, into this folder.
-        #[arg(long, value_name = "DIR")]
-        pan: Option<PathBuf>,
+        #[command(flatten)]
+        out: ReportArgs,
         /// Also compare the suspects with each other: each pair that shares text, with its
         /// passages (in the tables, the JSON's "pairs" and the HTML reports).
         #[arg(long)]
@@ -151,18 +140,8 @@ pub enum Command {
         /// The run's folder (OUT/<run id>, holding manifest.json, passages/, …).
         #[arg(long = "from-parquet", value_name = "RUN_DIR", required = true)]
         from_parquet: PathBuf,
-        /// Print the JSON contract instead of tables.
-        #[arg(long)]
-        json: bool,
-        /// Write HTML reports (a file for one suspect; else a folder with index.html).
-        #[arg(long, value_name = "PATH")]
-        report: Option<PathBuf>,
-        /// Write one CSV row per passage (UTF-8 with BOM) to this file.
-        #[arg(long, value_name = "FILE")]
-        csv: Option<PathBuf>,
-        /// Write PAN text-alignment XML, one file per suspect, into this folder.
-        #[arg(long, value_name = "DIR")]
-        pan: Option<PathBuf>,
+        #[command(flatten)]
+        out: ReportArgs,
     },
     /// List the documents in the corpus.
     List {
@@ -185,6 +164,24 @@ pub enum Command {
     Eval(EvalArgs),
     /// Measure speed and scale; prints one JSON line per measurement (see README).
     Bench(BenchArgs),
+}
+
+/// Where the results of a check go, beside the tables (`check`, `report --from-parquet`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Print the JSON contract (see README) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a self-contained HTML report: a file for one suspect; for several, or when
+    /// PATH ends in '/' or is a folder, one report per suspect plus index.html there.
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Write one CSV row per passage (UTF-8 with BOM) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write PAN text-alignment XML, one file per suspect, into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub pan: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug, Clone)]

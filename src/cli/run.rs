@@ -35,9 +35,14 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet, batch }) => import(&db, &paths, quiet, batch as usize),
         Some(Command::Doctor) => doctor(&db),
-        Some(Command::Check { paths, json, report, csv, pan, among, check, web }) => {
-            check_cmd(&db, &paths, json, &Outputs { report, csv, pan, among }, &check, &web)
-        }
+        Some(Command::Check { paths, out, among, check, web }) => check_cmd(
+            &db,
+            &paths,
+            out.json,
+            &Outputs { report: out.report, csv: out.csv, pan: out.pan, among },
+            &check,
+            &web,
+        ),
         Some(Command::List { json }) => list(&db, json),
         Some(Command::Findings { action: Some(FindingsAction::NoticeSent { ids, to, on }), .. }) => {
             super::watch::notice_sent(&db, &ids, &to, on.as_deref())
@@ -58,9 +63,11 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         }
         Some(Command::Export { parquet }) => super::scaleout::export(&db, &parquet),
         Some(Command::Fingerprint { parquet, paths }) => super::scaleout::fingerprint(&db, &parquet, &paths),
-        Some(Command::Report { from_parquet, json, report, csv, pan }) => {
-            super::scaleout::report(&from_parquet, json, &Outputs { report, csv, pan, among: false })
-        }
+        Some(Command::Report { from_parquet, out }) => super::scaleout::report(
+            &from_parquet,
+            out.json,
+            &Outputs { report: out.report, csv: out.csv, pan: out.pan, among: false },
+        ),
     }
 }
 

@@ -90,7 +90,7 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
     let mut works: BTreeMap<u32, (BTreeSet<&str>, WorkStats)> = BTreeMap::new();
     let mut sites: BTreeMap<&str, SiteSums> = BTreeMap::new();
     for c in &copies {
-        let online = usize::from(c.status == CopyStatus::Online);
+        let online = usize::from(c.tracking.status == CopyStatus::Online);
         let site = sites.entry(&c.host).or_default();
         for (doc, similarity) in works_of(c) {
             let (hosts, w) = works.entry(doc).or_insert_with(|| {
@@ -114,8 +114,8 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
             w.pages += 1;
             w.online += online;
             w.best_similarity = w.best_similarity.max(similarity);
-            w.first_seen = w.first_seen.min(c.first_seen);
-            w.last_seen = w.last_seen.max(c.last_seen);
+            w.first_seen = w.first_seen.min(c.tracking.first_seen);
+            w.last_seen = w.last_seen.max(c.tracking.last_seen);
             site.works.insert(doc);
         }
         let chars = c.finding_id.and_then(|id| findings.get(&id)).map_or(0, |f| f.chars) as f64;
@@ -140,7 +140,7 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
     sites.sort_by(|a, b| b.pages.cmp(&a.pages).then(a.host.cmp(&b.host)));
     Ok(Picture {
         days: days(&copies, now),
-        online: copies.iter().filter(|c| c.status == CopyStatus::Online).count(),
+        online: copies.iter().filter(|c| c.tracking.status == CopyStatus::Online).count(),
         copies: copies.len(),
         works,
         sites,
@@ -151,7 +151,7 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
 fn days(copies: &[TrackedCopy], now: i64) -> Vec<DayStats> {
     const DAY: i64 = 86_400;
     let today = now.div_euclid(DAY);
-    let Some(first) = copies.iter().map(|c| c.first_seen.div_euclid(DAY)).min() else { return Vec::new() };
+    let Some(first) = copies.iter().map(|c| c.tracking.first_seen.div_euclid(DAY)).min() else { return Vec::new() };
     let first = first.max(today - MAX_DAYS + 1);
     (first..=today)
         .map(|day| {
@@ -165,7 +165,7 @@ fn days(copies: &[TrackedCopy], now: i64) -> Vec<DayStats> {
             let (y, m, d, ..) = crate::engine::time::civil(day * DAY);
             DayStats {
                 day: format!("{y:04}-{m:02}-{d:02}"),
-                new: copies.iter().filter(|c| c.first_seen.div_euclid(DAY) == day).count(),
+                new: copies.iter().filter(|c| c.tracking.first_seen.div_euclid(DAY) == day).count(),
                 online: copies.iter().filter(|c| online_at_end(c)).count(),
             }
         })

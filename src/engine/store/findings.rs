@@ -8,6 +8,7 @@
 //! finding is written in one transaction with its pages and sources.
 
 use super::Store;
+pub use super::watch::Tracking;
 use crate::Result;
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -92,18 +93,6 @@ pub struct FindingInfo {
     pub checked_at: i64,
     /// For a web page that copies (or copied): its status over time.
     pub tracking: Option<Tracking>,
-}
-
-/// The status of the page a finding captured, as watching follows it (`store/watch.rs`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Tracking {
-    pub status: super::watch::CopyStatus,
-    pub first_seen: i64,
-    pub last_seen: i64,
-    pub gone_at: Option<i64>,
-    pub gone_reason: Option<String>,
-    pub notice_sent_at: Option<i64>,
-    pub notice_to: Option<String>,
 }
 
 /// A finding whole: its listing, text, result, settings and pages.
@@ -247,17 +236,9 @@ impl Store {
         )?;
         let rows = stmt.query_map(params![filter.source, filter.since, id], |r| {
             let kind: String = r.get(1)?;
-            let status: Option<String> = r.get(9)?;
-            let tracking = match status {
-                Some(status) => Some(Tracking {
-                    status: super::watch::CopyStatus::parse(&status),
-                    first_seen: r.get(10)?,
-                    last_seen: r.get(11)?,
-                    gone_at: r.get(12)?,
-                    gone_reason: r.get(13)?,
-                    notice_sent_at: r.get(14)?,
-                    notice_to: r.get(15)?,
-                }),
+            // Findings of pages no watch follows have no copy row.
+            let tracking = match r.get::<_, Option<String>>(9)? {
+                Some(_) => Some(Tracking::from_row(r, 9)?),
                 None => None,
             };
             Ok(FindingInfo {

@@ -174,18 +174,21 @@ fn copies_move_only_on_answers_that_say_something() {
     let c = s.observe(&[seen(a, Seen::Unreachable { reason: "HTTP 503".into() })], 2 * day).unwrap();
     assert_eq!(c.unreachable.len(), 1);
     assert!(c.gone.is_empty());
-    assert_eq!(s.copies().unwrap()[0].status, CopyStatus::Online);
+    assert_eq!(s.copies().unwrap()[0].tracking.status, CopyStatus::Online);
     // 410 takes it down; seen copying again, it is back (same address).
     let c = s.observe(&[seen(a, Seen::Missing { status: 410 })], 3 * day).unwrap();
     assert_eq!(c.gone[0].detail, "HTTP 410: the page was removed");
     let gone = &s.copies().unwrap()[0];
-    assert_eq!((gone.status, gone.gone_at), (CopyStatus::Gone, Some(3 * day)));
+    assert_eq!((gone.tracking.status, gone.tracking.gone_at), (CopyStatus::Gone, Some(3 * day)));
     // Still gone: a second 404 changes nothing and adds no event.
     assert!(s.observe(&[seen(a, Seen::Missing { status: 404 })], 4 * day).unwrap().gone.is_empty());
     let c = s.observe(&[seen(a, copies(1))], 5 * day).unwrap();
     assert_eq!(c.back.len(), 1);
     let back = &s.copies().unwrap()[0];
-    assert_eq!((back.status, back.gone_at, back.last_seen), (CopyStatus::Online, None, 5 * day));
+    assert_eq!(
+        (back.tracking.status, back.tracking.gone_at, back.tracking.last_seen),
+        (CopyStatus::Online, None, 5 * day)
+    );
     let events: Vec<&str> = back.history.iter().map(|e| e.event.as_str()).collect();
     assert_eq!(events, ["new", "gone", "back"]);
     // Another work on the same site is new, not the same copy back elsewhere.

@@ -86,6 +86,16 @@ pub struct TrackedCopy {
     pub similarity: f64,
     /// The corpus document it copies most.
     pub top_source: u32,
+    #[serde(flatten)]
+    pub tracking: Tracking,
+    /// Status changes, oldest first.
+    pub history: Vec<CopyEvent>,
+}
+
+/// Where a copy stands: its status, when it was seen, taken down and sent a notice (also
+/// shown beside the findings of its page).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tracking {
     pub status: CopyStatus,
     pub first_seen: i64,
     pub last_seen: i64,
@@ -94,8 +104,22 @@ pub struct TrackedCopy {
     pub gone_reason: Option<String>,
     pub notice_sent_at: Option<i64>,
     pub notice_to: Option<String>,
-    /// Status changes, oldest first.
-    pub history: Vec<CopyEvent>,
+}
+
+impl Tracking {
+    /// From the columns `status, first_seen, last_seen, gone_at, gone_reason,
+    /// notice_sent_at, notice_to` of `copies`, starting at column `first`.
+    pub(super) fn from_row(r: &rusqlite::Row, first: usize) -> rusqlite::Result<Tracking> {
+        Ok(Tracking {
+            status: CopyStatus::parse(&r.get::<_, String>(first)?),
+            first_seen: r.get(first + 1)?,
+            last_seen: r.get(first + 2)?,
+            gone_at: r.get(first + 3)?,
+            gone_reason: r.get(first + 4)?,
+            notice_sent_at: r.get(first + 5)?,
+            notice_to: r.get(first + 6)?,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -176,13 +200,7 @@ fn copy_row(r: &rusqlite::Row) -> rusqlite::Result<TrackedCopy> {
         finding_id: r.get(4)?,
         similarity: r.get(5)?,
         top_source: r.get(6)?,
-        status: CopyStatus::parse(&r.get::<_, String>(7)?),
-        first_seen: r.get(8)?,
-        last_seen: r.get(9)?,
-        gone_at: r.get(10)?,
-        gone_reason: r.get(11)?,
-        notice_sent_at: r.get(12)?,
-        notice_to: r.get(13)?,
+        tracking: Tracking::from_row(r, 7)?,
         history: Vec::new(),
     })
 }
@@ -200,8 +218,8 @@ fn change(c: &TrackedCopy, detail: String) -> Change {
         copy_id: c.id,
         url: c.url.clone(),
         detail,
-        notice_sent_at: c.notice_sent_at,
-        notice_to: c.notice_to.clone(),
+        notice_sent_at: c.tracking.notice_sent_at,
+        notice_to: c.tracking.notice_to.clone(),
     }
 }
 
@@ -227,8 +245,9 @@ fn observe_in(
                      WHERE id = ?1",
                     params![c.id, now, finding_id, similarity, top_source, watch],
                 )?;
-                if c.status == CopyStatus::Gone {
-                    let detail = format!("gone since {}", crate::engine::time::rfc3339(c.gone_at.unwrap_or(now)));
+                if c.tracking.status == CopyStatus::Gone {
+                    let detail =
+                        format!("gone since {}", crate::engine::time::rfc3339(c.tracking.gone_at.unwrap_or(now)));
                     event(tx, c.id, now, "back", &detail, run)?;
                     changes.back.push(change(&c, detail));
                 } else {
@@ -259,8 +278,8 @@ fn observe_in(
                         similarity,
                         top_source,
                         now,
-                        moved.as_ref().and_then(|m| m.notice_sent_at),
-                        moved.as_ref().and_then(|m| m.notice_to.clone())
+                        moved.as_ref().and_then(|m| m.tracking.notice_sent_at),
+                        moved.as_ref().and_then(|m| m.tracking.notice_to.clone())
                     ],
                 )?;
                 let id = tx.last_insert_rowid();
@@ -268,7 +287,7 @@ fn observe_in(
                 match moved {
                     Some(old) => {
                         let detail = format!("was at {} (gone since {})", old.url, {
-                            crate::engine::time::rfc3339(old.gone_at.unwrap_or(now))
+                            crate::engine::time::rfc3339(old.tracking.gone_at.unwrap_or(now))
                         });
                         event(tx, id, now, "back", &detail, run)?;
                         event(tx, old.id, now, "moved", &format!("back at {}", o.url), run)?;
@@ -280,7 +299,7 @@ fn observe_in(
                     }
                 }
             }
-            (Seen::NoMatch | Seen::Missing { .. }, Some(c)) if c.status == CopyStatus::Online => {
+            (Seen::NoMatch | Seen::Missing { .. }, Some(c)) if c.tracking.status == CopyStatus::Online => {
                 let reason = match &o.seen {
                     Seen::Missing { status } => format!("HTTP {status}: the page was removed"),
                     _ => "the page no longer copies".to_string(),
