@@ -207,6 +207,29 @@ fn report_from_a_run_gives_the_json_html_and_csv_of_check() {
     zhiwen(dir.path()).args(["check", "--csv"]).arg(dir.path().join("c.csv")).args(&suspects).assert().success();
     assert_eq!(std::fs::read(&csv).unwrap(), std::fs::read(dir.path().join("c.csv")).unwrap());
 
+    // A run and its exports moved elsewhere (copied home from a cluster): named on the
+    // command line, the same reports; not named, one message saying what is missing.
+    let moved = dir.path().join("moved");
+    std::fs::create_dir(&moved).unwrap();
+    for name in ["export", "suspects"] {
+        std::fs::rename(dir.path().join(name), moved.join(name)).unwrap();
+    }
+    let out = zhiwen(dir.path())
+        .args(["report", "--json", "--from-parquet"])
+        .arg(&run)
+        .arg("--corpus")
+        .arg(moved.join("export"))
+        .arg("--suspects")
+        .arg(moved.join("suspects"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let moved_json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(moved_json["suspects"], check["suspects"]);
+    let lost = zhiwen(dir.path()).args(["report", "--from-parquet"]).arg(&run).assert().code(2);
+    let err = String::from_utf8_lossy(&lost.get_output().stderr).into_owned();
+    assert!(err.contains("export") && err.contains("manifest.json"), "{err}");
+
     // A folder that is no run gets one message naming it.
     let bad = zhiwen(dir.path()).args(["report", "--from-parquet"]).arg(dir.path()).assert().code(2);
     let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();

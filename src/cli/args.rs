@@ -140,6 +140,12 @@ pub enum Command {
         /// The run's folder (OUT/<run id>, holding manifest.json, passages/, …).
         #[arg(long = "from-parquet", value_name = "RUN_DIR", required = true)]
         from_parquet: PathBuf,
+        /// The corpus export, if not where the run's manifest says (copied from a cluster).
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// The suspects' export, if not where the run's manifest says.
+        #[arg(long, value_name = "DIR")]
+        suspects: Option<PathBuf>,
         #[command(flatten)]
         out: ReportArgs,
     },

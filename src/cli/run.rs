@@ -63,8 +63,9 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         }
         Some(Command::Export { parquet }) => super::scaleout::export(&db, &parquet),
         Some(Command::Fingerprint { parquet, paths }) => super::scaleout::fingerprint(&db, &parquet, &paths),
-        Some(Command::Report { from_parquet, out }) => super::scaleout::report(
+        Some(Command::Report { from_parquet, corpus, suspects, out }) => super::scaleout::report(
             &from_parquet,
+            &zhiwen::scaleout::run::ExportFolders { corpus, suspects },
             out.json,
             &Outputs { report: out.report, csv: out.csv, pan: out.pan, among: false },
         ),

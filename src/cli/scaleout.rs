@@ -39,8 +39,8 @@ pub(super) fn fingerprint(db: &Path, dir: &Path, paths: &[PathBuf]) -> Result<Ex
     Ok(if m.failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub(super) fn report(run_dir: &Path, json: bool, outputs: &Outputs) -> Result<ExitCode> {
-    let run = run::read_run(run_dir).with_context(|| format!("cannot read the run {}", run_dir.display()))?;
+pub(super) fn report(run_dir: &Path, folders: &run::ExportFolders, json: bool, outputs: &Outputs) -> Result<ExitCode> {
+    let run = run::read_run(run_dir, folders).with_context(|| format!("cannot read the run {}", run_dir.display()))?;
     let size = zhiwen::report::CorpusSize { documents: run.corpus_documents, windows: run.corpus_windows };
     let opts = run.manifest.check_options.clone().unwrap_or_default();
     if json {

@@ -400,7 +400,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     }
                 }
             }
-            Command::OpenRun(dir) => match crate::scaleout::run::read_run(&dir) {
+            Command::OpenRun(dir) => match crate::scaleout::run::read_run(&dir, &Default::default()) {
                 Ok(run) => {
                     let shown = run.reports.len();
                     for outcome in run_outcomes(run) {

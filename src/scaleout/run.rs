@@ -92,12 +92,26 @@ fn read_documents(dir: &Path, wanted: Option<&std::collections::HashSet<u32>>) -
     Ok(docs)
 }
 
-/// Reads a run folder and the export folders it names into reports.
-pub fn read_run(run_dir: &Path) -> Result<RunReports> {
+/// Where a run's export folders are, when not where the job read them (a run and its
+/// exports copied home from a cluster, whose manifest names `hdfs://…` paths).
+#[derive(Clone, Debug, Default)]
+pub struct ExportFolders {
+    pub corpus: Option<PathBuf>,
+    pub suspects: Option<PathBuf>,
+}
+
+/// Reads a run folder and the export folders it names (or `folders` gives) into reports.
+pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
     let path = run_dir.join("manifest.json");
     let bytes = std::fs::read(&path).map_err(|e| Error::Io { path: path.clone(), source: e })?;
-    let manifest: RunManifest = serde_json::from_slice(&bytes)
+    let mut manifest: RunManifest = serde_json::from_slice(&bytes)
         .map_err(|e| parquet_error(&path, format!("not a Zhiwen Spark run manifest ({e})")))?;
+    if let Some(corpus) = &folders.corpus {
+        manifest.corpus = corpus.clone();
+    }
+    if let Some(suspects) = &folders.suspects {
+        manifest.suspects = Some(suspects.clone());
+    }
     let corpus_manifest = Manifest::read(&manifest.corpus)?;
     let suspects_dir = match manifest.mode {
         RunMode::Check => {
