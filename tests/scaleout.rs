@@ -235,3 +235,22 @@ fn report_from_a_run_gives_the_json_html_and_csv_of_check() {
     let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
     assert!(err.contains("manifest.json"), "{err}");
 }
+
+#[test]
+fn a_cancelled_export_leaves_no_folder_behind() {
+    let dir = imported();
+    let store = zhiwen::engine::store::Store::open(&dir.path().join("corpus.sqlite"), Default::default()).unwrap();
+    let cancel = zhiwen::Cancel::new();
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    // Cancelled after the second document (as Ctrl-C would be).
+    let progress = |p: &zhiwen::Progress| {
+        if seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            cancel.cancel();
+        }
+        assert_eq!(p.files_total, 5);
+    };
+    let out = dir.path().join("export");
+    let result = zhiwen::scaleout::export::export_corpus(&store, &out, &progress, &cancel);
+    assert!(matches!(result, Err(zhiwen::Error::Cancelled)), "{result:?}");
+    assert!(!out.exists() && !dir.path().join("export.partial").exists());
+}

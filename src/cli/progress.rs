@@ -41,6 +41,11 @@ impl Bar {
             }
             Stage::Indexing => bar.set_message("indexing"),
             Stage::Checking => bar.set_message("checking"),
+            Stage::Exporting => {
+                bar.set_message("exporting");
+                bar.set_length(p.files_total as u64);
+                bar.set_position(p.files_done as u64);
+            }
             Stage::Done => bar.finish_and_clear(),
         }
     }

@@ -1,6 +1,7 @@
 //! `export --parquet`, `fingerprint --parquet` and `report --from-parquet`: the way to the
 //! Spark job in `spark/` and back.
 
+use super::progress::Bar;
 use super::render;
 use super::run::{CorpusSide, Outputs, cancel_on_ctrl_c, open, write_outputs};
 use anyhow::{Context, Result};
@@ -16,8 +17,10 @@ fn summary(m: &Manifest, dir: &Path) {
 
 pub(super) fn export(db: &Path, dir: &Path) -> Result<ExitCode> {
     let corpus = open(db)?;
-    let m = export::export_corpus(corpus.store(), dir, &cancel_on_ctrl_c())
+    let bar = Bar::new(false);
+    let m = export::export_corpus(corpus.store(), dir, &|p| bar.update(p), &cancel_on_ctrl_c())
         .with_context(|| format!("cannot export the corpus to {}", dir.display()))?;
+    bar.update(&zhiwen::Progress::files(zhiwen::Stage::Done, 0, 0));
     summary(&m, dir);
     Ok(ExitCode::SUCCESS)
 }
@@ -27,8 +30,10 @@ pub(super) fn fingerprint(db: &Path, dir: &Path, paths: &[PathBuf]) -> Result<Ex
     let corpus = open(db)?;
     let mut walk = ImportReport::default();
     let files = collect_files(paths, &mut walk);
-    let mut m = export::export_suspects(&files, &corpus.params(), dir, &cancel_on_ctrl_c())
+    let bar = Bar::new(false);
+    let mut m = export::export_suspects(&files, &corpus.params(), dir, &|p| bar.update(p), &cancel_on_ctrl_c())
         .with_context(|| format!("cannot write the suspects to {}", dir.display()))?;
+    bar.update(&zhiwen::Progress::files(zhiwen::Stage::Done, 0, 0));
     for (path, reason) in &walk.failed {
         m.failed.push(zhiwen::scaleout::FailedFile { path: path.display().to_string(), error: reason.clone() });
     }

@@ -93,14 +93,7 @@ impl Corpus {
     ) -> Result<ImportReport> {
         let (report, new_windows) = import::import_into(&mut self.store, paths, opts, progress, cancel)?;
         if !new_windows.is_empty() {
-            progress(&Progress {
-                stage: Stage::Indexing,
-                files_done: 0,
-                files_total: 0,
-                bytes_done: 0,
-                bytes_total: 0,
-                current: None,
-            });
+            progress(&Progress::files(Stage::Indexing, 0, 0));
             let removed: HashSet<u32> = report.removed_ids.iter().copied().collect();
             let mut b = self.index.to_builder(|doc| !removed.contains(&doc));
             for (doc, fps) in &new_windows {

@@ -39,6 +39,8 @@ pub enum Stage {
     Indexing,
     /// Checking suspects against the index.
     Checking,
+    /// Writing documents and their windows out (Parquet, for the Spark job).
+    Exporting,
     Done,
 }
 
@@ -51,6 +53,13 @@ pub struct Progress {
     pub bytes_total: u64,
     /// The file most recently finished, if any.
     pub current: Option<PathBuf>,
+}
+
+impl Progress {
+    /// `done` of `total` files (or documents) at `stage`, nothing else known.
+    pub fn files(stage: Stage, done: usize, total: usize) -> Progress {
+        Progress { stage, files_done: done, files_total: total, bytes_done: 0, bytes_total: 0, current: None }
+    }
 }
 
 /// The callback type frontends pass in. It is called from the thread doing the work.

@@ -6,7 +6,7 @@ use crate::Result;
 use crate::engine::decode;
 use crate::engine::normalize::tokenize;
 use crate::engine::params::FingerprintParams;
-use crate::engine::progress::Cancel;
+use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::simhash::query_fingerprints;
 use crate::engine::store::Store;
 use crate::engine::store::findings::sha256;
@@ -155,12 +155,15 @@ impl ExportWriter {
 
 /// Writes every document of `store` with its stored windows to `dir` (new or empty).
 /// Cancelled, nothing is left behind.
-pub fn export_corpus(store: &Store, dir: &Path, cancel: &Cancel) -> Result<Manifest> {
+pub fn export_corpus(store: &Store, dir: &Path, progress: ProgressFn, cancel: &Cancel) -> Result<Manifest> {
     let folder = PartialFolder::create(dir)?;
     let mut out = ExportWriter::create(folder.path(), Manifest::new(ExportKind::Corpus, store.params()))?;
     let docs: std::collections::HashMap<u32, _> = store.documents()?.into_iter().map(|d| (d.id, d)).collect();
+    let mut done = 0;
     store.for_each_documents_windows(|doc, fingerprints, spans| {
         cancel.check()?;
+        done += 1;
+        progress(&Progress::files(Stage::Exporting, done, docs.len()));
         let (Some(info), Some(text)) = (docs.get(&doc), store.text(doc)?) else { return Ok(()) };
         let windows: Vec<(u64, u32, u32)> =
             fingerprints.into_iter().zip(spans).map(|(fp, (s, e))| (fp, s, e)).collect();
@@ -172,12 +175,19 @@ pub fn export_corpus(store: &Store, dir: &Path, cancel: &Cancel) -> Result<Manif
 /// Fingerprints `files` as suspects are (their query windows under `params`) and writes
 /// them to `dir` (new or empty), numbered from 1 in the order given. A file that cannot
 /// be read is listed in the manifest with its message and the rest go on.
-pub fn export_suspects(files: &[PathBuf], params: &FingerprintParams, dir: &Path, cancel: &Cancel) -> Result<Manifest> {
+pub fn export_suspects(
+    files: &[PathBuf],
+    params: &FingerprintParams,
+    dir: &Path,
+    progress: ProgressFn,
+    cancel: &Cancel,
+) -> Result<Manifest> {
     let folder = PartialFolder::create(dir)?;
     let mut out = ExportWriter::create(folder.path(), Manifest::new(ExportKind::Suspects, *params))?;
     let mut id = 0u32;
-    for path in files {
+    for (done, path) in files.iter().enumerate() {
         cancel.check()?;
+        progress(&Progress::files(Stage::Exporting, done, files.len()));
         let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()).to_string_lossy().into_owned();
         let decoded = match decode::read_and_decode(path) {
             Ok((_, decoded)) => decoded,

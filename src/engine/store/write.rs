@@ -126,14 +126,8 @@ impl Store {
                         let (fps, spans) = super::packed::pack(ws);
                         set_windows.execute(params![id, fps, spans])?;
                     }
-                    progress(&crate::Progress {
-                        stage: crate::Stage::Indexing,
-                        files_done: (n * 64 + chunk.len()).min(ids.len()),
-                        files_total: ids.len(),
-                        bytes_done: 0,
-                        bytes_total: 0,
-                        current: None,
-                    });
+                    let done = (n * 64 + chunk.len()).min(ids.len());
+                    progress(&crate::Progress::files(crate::Stage::Indexing, done, ids.len()));
                 }
             }
             super::write_params(tx, &params)?;
