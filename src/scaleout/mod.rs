@@ -116,15 +116,21 @@ impl Manifest {
     pub fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join("manifest.json");
         let bytes = std::fs::read(&path).map_err(|e| Error::Io { path: path.clone(), source: e })?;
-        let m: Manifest = serde_json::from_slice(&bytes)
-            .map_err(|e| parquet_error(&path, format!("not a Zhiwen export manifest ({e})")))?;
-        if m.format != FORMAT || m.schema_version > SCHEMA_VERSION {
+        let not_export = |e: serde_json::Error| parquet_error(&path, format!("not a Zhiwen export manifest ({e})"));
+        // The format and version first: a newer layout may have other fields.
+        #[derive(Deserialize)]
+        struct Version {
+            format: String,
+            schema_version: u32,
+        }
+        let v: Version = serde_json::from_slice(&bytes).map_err(not_export)?;
+        if v.format != FORMAT || v.schema_version > SCHEMA_VERSION {
             return Err(parquet_error(
                 &path,
-                format!("format {} version {} is not one this Zhiwen reads", m.format, m.schema_version),
+                format!("format {} version {} is not one this Zhiwen reads", v.format, v.schema_version),
             ));
         }
-        Ok(m)
+        serde_json::from_slice(&bytes).map_err(not_export)
     }
 }
 
@@ -341,6 +347,19 @@ mod tests {
             .map(fingerprint_from_i64)
             .collect();
         assert_eq!(back, fps);
+    }
+
+    #[test]
+    fn a_manifest_of_a_newer_layout_or_another_format_is_refused_with_its_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |json: &str| std::fs::write(dir.path().join("manifest.json"), json).unwrap();
+        write(r#"{"format": "zhiwen-parquet", "schema_version": 99, "something": "new"}"#);
+        let e = Manifest::read(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("version 99") && e.contains("manifest.json"), "{e}");
+        write(r#"{"format": "other", "schema_version": 1}"#);
+        assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("format other"));
+        write("not json");
+        assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("not a Zhiwen export manifest"));
     }
 
     #[test]
