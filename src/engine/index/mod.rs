@@ -11,7 +11,8 @@
 //!
 //! Layout (k = 3, four 16-bit blocks, at 10^7 windows about 30 bytes per window):
 //! - `fps`: the fingerprints themselves, grouped by table 0's key (its block 0) through a
-//!   directory, so table 0 is scanned in place;
+//!   directory, so table 0 is scanned in place; from [`TABLE0_TAGS_FROM`] windows on, through
+//!   a 4-byte tag per window beside them (the 32 bits after the key), half the bytes;
 //! - every other table is a directory on its key block plus 6 bytes per window: a slot into
 //!   `fps` (as many bits as the index needs, 24 at 10^7) and, in the bits left, a *tag*: the
 //!   permuted bits after the key. They are kept as a u32 lane (the tag, then the slot's low
@@ -90,13 +91,35 @@ pub struct IndexBuilder {
     blocks: u32,
     fps: Vec<u64>,
     runs: Vec<Run>,
+    /// From this many entries, table 0 gets tags of its own ([`TABLE0_TAGS_FROM`]).
+    table0_tags_from: usize,
 }
+
+/// Entries from which table 0 is scanned through 4-byte tags instead of the 8-byte
+/// fingerprints: half the bytes its buckets stream per query, for 4 more bytes per window.
+/// Above 2^25 windows the lookups are bound by memory bandwidth (the buckets hold hundreds
+/// to thousands of entries) and the budget is 40 bytes per window; below, the index keeps
+/// to 32.
+pub const TABLE0_TAGS_FROM: usize = 1 << 25;
 
 impl IndexBuilder {
     /// A builder for an index answering queries up to `max_distance` bits, laid out with
     /// `max_distance + 1` blocks (one table per block).
     pub fn new(max_distance: u32) -> IndexBuilder {
-        IndexBuilder { max_distance, blocks: max_distance + 1, fps: Vec::new(), runs: Vec::new() }
+        IndexBuilder {
+            max_distance,
+            blocks: max_distance + 1,
+            fps: Vec::new(),
+            runs: Vec::new(),
+            table0_tags_from: TABLE0_TAGS_FROM,
+        }
+    }
+
+    /// Table 0 gets tags from `entries` entries on (tests use 0 to cover the layout of
+    /// large indexes on small ones).
+    pub fn with_table0_tags_from(mut self, entries: usize) -> IndexBuilder {
+        self.table0_tags_from = entries;
+        self
     }
 
     /// Use `blocks` blocks instead (more tables, fewer candidates per query).
@@ -162,13 +185,23 @@ impl IndexBuilder {
             entry_of[pos] = entry as u32;
         }
         drop(self.fps);
+        // Table 0's tags, when it has them: the 32 permuted bits after its directory bits,
+        // in `fps` order (so a tag's position is its slot).
+        let tags0 = if n >= self.table0_tags_from && n > 0 {
+            let mut tags = memory::zeroed::<u32>(n);
+            tags.par_iter_mut().zip(fps.par_iter()).for_each(|(t, &fp)| *t = tag(perm0.apply(fp), bits0, 32));
+            tags
+        } else {
+            Vec::new()
+        };
+        let exact0 = perm0.key_bits.saturating_sub(bits0).min(32);
         let table0 = Table {
+            tag_bits: if tags0.is_empty() { 0 } else { 32 },
+            tag_exact: if exact0 == 0 { 0 } else { (((1u64 << exact0) - 1) << (32 - exact0)) as u32 },
+            tags: tags0,
             perm: perm0,
             dir: dir0,
             dir_bits: bits0,
-            tag_bits: 0,
-            tag_exact: 0,
-            tags: Vec::new(),
             slots_high: Vec::new(),
             key_mask: key_masks[0],
             earlier_keys: Vec::new(),
@@ -394,8 +427,10 @@ impl Index {
             for (i, &(_, c)) in cells.iter().enumerate() {
                 let table = &self.tables[i % tables];
                 let range = table.bucket(c);
-                if i % tables == 0 {
+                if i % tables == 0 && table.tags.is_empty() {
                     self.fps[range.clone()].iter().step_by(8).for_each(prefetch);
+                } else if i % tables == 0 {
+                    table.tags[range.clone()].iter().step_by(16).for_each(prefetch);
                 } else {
                     table.tags[range.clone()].iter().step_by(16).for_each(prefetch);
                     table.slots_high[range.clone()].iter().step_by(32).for_each(prefetch);
@@ -435,7 +470,7 @@ impl Index {
         mut emit: impl FnMut(usize),
     ) {
         let table = &self.tables[t];
-        if t == 0 {
+        if t == 0 && table.tags.is_empty() {
             let lanes = &self.fps[range.clone()];
             let close = |lanes: &[u64]| close_lanes(lanes, fingerprint, u64::MAX, table.key_mask, distance);
             for_each_close(lanes, close, |j| emit(range.start + j));
@@ -448,6 +483,10 @@ impl Index {
             lanes,
             |lanes| close_lanes(lanes, want, care, table.tag_exact, distance),
             |j| {
+                if t == 0 {
+                    // Table 0's entries are `fps` in place: the position is the slot.
+                    return emit(range.start + j);
+                }
                 let high = u64::from(table.slots_high[range.start + j]) << (32 - table.tag_bits);
                 emit((u64::from(lanes[j]) >> table.tag_bits | high) as usize);
             },
@@ -494,7 +533,9 @@ impl Index {
 
     /// A builder with the same layout holding the entries of the documents `keep` accepts.
     pub fn to_builder(&self, keep: impl Fn(u32) -> bool) -> IndexBuilder {
-        let mut b = IndexBuilder::new(self.max_distance).with_blocks(self.blocks);
+        let mut b = IndexBuilder::new(self.max_distance)
+            .with_blocks(self.blocks)
+            .with_table0_tags_from(if self.tables[0].tags.is_empty() { TABLE0_TAGS_FROM } else { 0 });
         b.reserve(self.len());
         self.entries().filter(|(_, r)| keep(r.doc)).for_each(|(fp, r)| b.push(fp, r));
         b
@@ -531,7 +572,16 @@ mod tests {
     #[test]
     fn exact_against_brute_force_with_planted_neighbours() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for (k, blocks, n) in [(0, 1, 500), (3, 4, 5000), (3, 5, 3000), (3, 6, 2000), (5, 6, 3000), (6, 9, 1000)] {
+        // The last flag: table 0 scanned through its tags, as in large indexes.
+        for (k, blocks, n, tags0) in [
+            (0, 1, 500, false),
+            (3, 4, 5000, false),
+            (3, 4, 5000, true),
+            (3, 5, 3000, true),
+            (3, 6, 2000, false),
+            (5, 6, 3000, true),
+            (6, 9, 1000, false),
+        ] {
             let mut fps: Vec<u64> = (0..n).map(|_| rng.u64(..)).collect();
             let queries: Vec<u64> = (0..200).map(|_| rng.u64(..)).collect();
             for &q in &queries {
@@ -551,11 +601,13 @@ mod tests {
                 fps.push(q ^ 0b111);
                 fps.push(q ^ (0b1111 << 60));
             }
-            let mut b = IndexBuilder::new(k).with_blocks(blocks);
+            let tags_from = if tags0 { 0 } else { usize::MAX };
+            let mut b = IndexBuilder::new(k).with_blocks(blocks).with_table0_tags_from(tags_from);
             for (i, &fp) in fps.iter().enumerate() {
                 b.push(fp, WindowRef { doc: i as u32, ordinal: 0 });
             }
             let index = b.build();
+            assert_eq!(index.tables[0].tags.is_empty(), tags_from > 0);
             assert_eq!(index.len(), fps.len());
             let mut out = Vec::new();
             let mut batch = Vec::new();
