@@ -254,7 +254,7 @@ def test_corpus_keys_written_once_spare_the_corpus_a_shuffle_and_stay_exact(spar
     assert job.corpus_keys(spark, folder) is None
     job.write_corpus_keys(spark, folder, buckets=4)
     keys = job.corpus_keys(spark, folder)
-    assert keys.count() == 4 * len(corpus)
+    assert keys.windows.count() == 4 * len(corpus)
     left, right = spark.read.parquet(os.path.join(folder, "windows")), windows_df(spark, suspects)
     with_keys = job.hamming_join(left, right, left_keyed=keys)
     assert as_set(with_keys) == brute(corpus, suspects)

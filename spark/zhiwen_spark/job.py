@@ -27,6 +27,7 @@ import json
 import os
 import time
 import uuid
+from dataclasses import dataclass
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
@@ -49,13 +50,31 @@ PASSAGE_SCHEMA = (
 WINDOW_COLUMNS = ["doc_id", "ordinal", "fingerprint"]
 
 
-def keyed(windows: DataFrame) -> DataFrame:
-    """Each window in its four groups: (t, key = 16-bit block t from the top)."""
+#: Rows a kernel call should get: whole groups are sent in batches of about this many
+#: rows (all groups whose keys share their top bits), so the fixed cost of a call
+#: (Spark's grouping, Arrow to Python and back) is paid per batch, not per group.
+DEFAULT_BATCH_ROWS = 50_000
+
+
+def keyed(windows: DataFrame, shift: int = 0) -> DataFrame:
+    """Each window in its four groups: (t, key = 16-bit block t from the top), and the
+    batch of groups a kernel call gets: (t, bucket = key >> shift)."""
     return (
         windows.select(*WINDOW_COLUMNS)
         .withColumn("t", F.explode(F.array(*[F.lit(t) for t in range(TABLES)])))
         .withColumn("key", F.expr("shiftrightunsigned(fingerprint, 48 - 16 * t) & 65535"))
+        .withColumn("bucket", F.expr(f"shiftright(key, {int(shift)})"))
     )
+
+
+def batch_shift(rows_per_table: int, batch_rows: int = DEFAULT_BATCH_ROWS) -> int:
+    """How many low key bits a batch spans: 2^shift groups of about rows/65,536 rows each
+    make about ``batch_rows`` rows (0: one group per call, for the largest inputs)."""
+    per_group = max(rows_per_table, 1) / 65536
+    shift = 0
+    while shift < 16 and per_group * (1 << (shift + 1)) <= batch_rows:
+        shift += 1
+    return shift
 
 
 def _empty_pairs() -> pa.Table:
@@ -76,16 +95,19 @@ def _window_table(t: pa.Table) -> pa.Table:
 
 def _join_kernel(max_distance: int, sub_groups: bool, cogrouped: bool):
     """The function applyInArrow calls per group: (key, table) for a self-join,
-    (key, left, right) for a cogroup. Keys are (t, key) or, for sub-groups of hot
-    groups, (t, key, combination, sub_key)."""
+    (key, left, right) for a cogroup. Keys are (t, bucket): a batch of whole groups, or,
+    for a sub-group of a hot group, (t, key, combination, sub_key)."""
 
     def join(key, left: pa.Table, right: pa.Table | None) -> pa.Table:
         t = key[0].as_py()
-        combination = key[2].as_py() if sub_groups else -1
         if left.num_rows == 0 or (right is not None and right.num_rows == 0):
             return _empty_pairs()
+        if not sub_groups:
+            columns = [*WINDOW_COLUMNS, "key"]
+            r = None if right is None else right.select(columns)
+            return kernel.join_groups(t, left.select(columns), r, max_distance)
         r = None if right is None else _window_table(right)
-        return kernel.join_group(t, combination, _window_table(left), r, max_distance)
+        return kernel.join_group(t, key[2].as_py(), _window_table(left), r, max_distance)
 
     if cogrouped:
         return lambda key, left, right: join(key, left, right)
@@ -118,42 +140,54 @@ def _keys_table(corpus: str) -> str:
     return "zhiwen_keys_" + hashlib.sha1(os.path.abspath(corpus).encode()).hexdigest()[:12]
 
 
-def write_corpus_keys(spark: SparkSession, corpus: str, buckets: int = DEFAULT_BUCKETS) -> str:
+@dataclass
+class KeyedCorpus:
+    """A corpus's keys table (``keys`` mode) and the batch shift it was written with."""
+
+    windows: DataFrame
+    shift: int
+
+
+def write_corpus_keys(
+    spark: SparkSession, corpus: str, buckets: int = DEFAULT_BUCKETS, batch_rows: int = DEFAULT_BATCH_ROWS
+) -> str:
     """Writes ``corpus/keys``: every stored window in its four groups, bucketed and
-    sorted by (t, key), once. Check runs then read the corpus side already partitioned
-    by group, so only the suspects are shuffled."""
+    sorted by (t, batch), once. Check runs then read the corpus side already partitioned
+    the way the join groups it, so only the suspects are shuffled."""
     path = os.path.join(os.path.abspath(corpus), "keys")
     name = _keys_table(corpus)
+    windows = spark.read.parquet(os.path.join(corpus, "windows"))
+    shift = batch_shift(windows.count(), batch_rows)
     spark.sql(f"DROP TABLE IF EXISTS {name}")
     (
-        keyed(spark.read.parquet(os.path.join(corpus, "windows")))
+        keyed(windows, shift)
         .write.mode("error")
         .option("path", path)
-        .bucketBy(buckets, "t", "key")
-        .sortBy("t", "key")
+        .bucketBy(buckets, "t", "bucket")
+        .sortBy("t", "bucket")
         .saveAsTable(name)
     )
-    # Spark's catalog forgets the table with the session; the bucket count stays here.
+    # Spark's catalog forgets the table with the session; its layout stays here.
     with open(os.path.join(path, KEYS_INFO), "w", encoding="utf-8") as f:
-        json.dump({"buckets": buckets, "bucketed_by": ["t", "key"]}, f)
+        json.dump({"buckets": buckets, "bucketed_by": ["t", "bucket"], "shift": shift}, f)
     return path
 
 
-def corpus_keys(spark: SparkSession, corpus: str) -> DataFrame | None:
+def corpus_keys(spark: SparkSession, corpus: str) -> KeyedCorpus | None:
     """The corpus's bucketed keys table if ``keys`` wrote one, else None."""
     path = os.path.join(os.path.abspath(corpus), "keys")
     info = os.path.join(path, KEYS_INFO)
     if not os.path.exists(info):
         return None
     with open(info, encoding="utf-8") as f:
-        buckets = int(json.load(f)["buckets"])
+        layout = json.load(f)
     name = _keys_table(corpus)
     if not spark.catalog.tableExists(name):
         spark.sql(
-            f"CREATE TABLE {name} USING parquet CLUSTERED BY (t, key) SORTED BY (t, key) "
-            f"INTO {buckets} BUCKETS LOCATION '{path}'"
+            f"CREATE TABLE {name} USING parquet CLUSTERED BY (t, bucket) SORTED BY (t, bucket) "
+            f"INTO {int(layout['buckets'])} BUCKETS LOCATION '{path}'"
         )
-    return spark.table(name)
+    return KeyedCorpus(spark.table(name), int(layout["shift"]))
 
 
 def hamming_join(
@@ -162,19 +196,27 @@ def hamming_join(
     max_distance: int = MAX_DISTANCE,
     hot_rows: int = DEFAULT_HOT_ROWS,
     stats: dict | None = None,
-    left_keyed: DataFrame | None = None,
+    left_keyed: KeyedCorpus | None = None,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> DataFrame:
     """All window pairs within ``max_distance`` between ``left`` and ``right`` (or
     within ``left`` when ``right`` is None, each unordered pair once), exactly.
 
     Inputs have ``doc_id``, ``ordinal``, ``fingerprint`` (u64 bit-cast to long);
-    ``left_keyed`` is ``left`` already in its groups (a corpus's keys table).
+    ``left_keyed`` is ``left`` already in its groups (a corpus's keys table); whole
+    groups go to the kernel in batches of about ``batch_rows`` rows.
     Returns ``left_doc, left_ordinal, right_doc, right_ordinal, distance``."""
     if not 0 <= max_distance <= MAX_DISTANCE:
         raise ValueError(f"the join is exact up to {MAX_DISTANCE} bits, not {max_distance}")
-    lk = keyed(left) if left_keyed is None else left_keyed.select(*WINDOW_COLUMNS, "t", "key")
-    rk = None if right is None else keyed(right)
+    if left_keyed is None:
+        shift = batch_shift(left.count() + (0 if right is None else right.count()), batch_rows)
+        lk = keyed(left, shift)
+    else:
+        shift = left_keyed.shift
+        lk = left_keyed.windows.select(*WINDOW_COLUMNS, "t", "key", "bucket")
+    rk = None if right is None else keyed(right, shift)
     groups = ["t", "key"]
+    batches = ["t", "bucket"]
     hot = F.broadcast(_group_sizes(lk, rk).where(F.col("count") > hot_rows).select(*groups))
     if stats is not None:
         stats.update(group_stats(left, right, hot_rows))
@@ -186,7 +228,7 @@ def hamming_join(
         return _sub_keyed(df.join(hot, groups, "left_semi"))
 
     if rk is None:
-        pairs = whole(lk).groupBy(*groups).applyInArrow(_join_kernel(max_distance, False, False), PAIR_SCHEMA)
+        pairs = whole(lk).groupBy(*batches).applyInArrow(_join_kernel(max_distance, False, False), PAIR_SCHEMA)
         sub = split(lk)
         sub_pairs = sub.groupBy(*groups, "combination", "sub_key").applyInArrow(
             _join_kernel(max_distance, True, False), PAIR_SCHEMA
@@ -194,8 +236,8 @@ def hamming_join(
     else:
         pairs = (
             whole(lk)
-            .groupBy(*groups)
-            .cogroup(whole(rk).groupBy(*groups))
+            .groupBy(*batches)
+            .cogroup(whole(rk).groupBy(*batches))
             .applyInArrow(_join_kernel(max_distance, False, True), PAIR_SCHEMA)
         )
         sl, sr = split(lk), split(rk)

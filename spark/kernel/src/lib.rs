@@ -76,14 +76,50 @@ fn join_group(
         out
     });
     let r = r.as_ref().unwrap_or(&l);
-    let pick = |v: &[i64], i: fn(&GroupPair) -> u32| -> Int64Array {
-        Int64Array::from_iter_values(pairs.iter().map(|p| v[i(p) as usize]))
+    pairs_table(&pairs, (&l.0, &l.1), (&r.0, &r.1))
+}
+
+/// [`join_group`] over many whole groups of table `t` in one call: `left` and `right`
+/// also have a `key` column (the group's 16-bit block), and only rows of the same key
+/// are joined. The job sends a batch of groups per call so the call's fixed cost is paid
+/// per batch. Returns the same columns as `join_group`.
+#[pyfunction]
+#[pyo3(signature = (t, left, right=None, max_distance=3))]
+fn join_groups(
+    py: Python<'_>,
+    t: usize,
+    left: PyArrowType<Table>,
+    right: Option<PyArrowType<Table>>,
+    max_distance: u32,
+) -> PyResult<PyArrowType<Table>> {
+    if t >= group_join::TABLES || max_distance > group_join::MAX_DISTANCE {
+        return Err(bad(format!("table {t} or distance {max_distance} out of range")));
+    }
+    let side = |t: &Table| -> PyResult<(Vec<i64>, Vec<i64>, Vec<(u32, u64)>)> {
+        let keyed = ints(t, "key")?.into_iter().zip(ints(t, "fingerprint")?).map(|(k, f)| (k as u32, f as u64));
+        Ok((ints(t, "doc_id")?, ints(t, "ordinal")?, keyed.collect()))
+    };
+    let l = side(&left.0)?;
+    let r = right.as_ref().map(|r| side(&r.0)).transpose()?;
+    let pairs = py.detach(|| {
+        let mut out: Vec<GroupPair> = Vec::new();
+        group_join::join_groups(t, &l.2, r.as_ref().map(|r| r.2.as_slice()), max_distance, &mut out);
+        out
+    });
+    let r = r.as_ref().unwrap_or(&l);
+    pairs_table(&pairs, (&l.0, &l.1), (&r.0, &r.1))
+}
+
+/// The output of the join kernels: the pairs' documents and ordinals on each side.
+fn pairs_table(pairs: &[GroupPair], l: (&[i64], &[i64]), r: (&[i64], &[i64])) -> PyResult<PyArrowType<Table>> {
+    let pick = |v: &[i64], i: fn(&GroupPair) -> u32| -> ArrayRef {
+        Arc::new(Int64Array::from_iter_values(pairs.iter().map(|p| v[i(p) as usize])))
     };
     table(vec![
-        ("left_doc", Arc::new(pick(&l.0, |p| p.left))),
-        ("left_ordinal", Arc::new(pick(&l.1, |p| p.left))),
-        ("right_doc", Arc::new(pick(&r.0, |p| p.right))),
-        ("right_ordinal", Arc::new(pick(&r.1, |p| p.right))),
+        ("left_doc", pick(l.0, |p| p.left)),
+        ("left_ordinal", pick(l.1, |p| p.left)),
+        ("right_doc", pick(r.0, |p| p.right)),
+        ("right_ordinal", pick(r.1, |p| p.right)),
         ("distance", Arc::new(Int32Array::from_iter_values(pairs.iter().map(|p| p.distance as i32)))),
     ])
 }
@@ -166,6 +202,7 @@ fn match_passages(
 #[pymodule]
 fn zhiwen_kernel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(join_group, m)?)?;
+    m.add_function(wrap_pyfunction!(join_groups, m)?)?;
     m.add_function(wrap_pyfunction!(sub_keys, m)?)?;
     m.add_function(wrap_pyfunction!(match_passages, m)?)?;
     m.add("MAX_DISTANCE", group_join::MAX_DISTANCE)?;

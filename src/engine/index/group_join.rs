@@ -172,6 +172,66 @@ pub fn join_group(
     }
 }
 
+/// [`join_group`] over several groups of table `t` at once: `left` and `right` are
+/// (group key, fingerprint) pairs, and only members of the same group are joined (the
+/// Spark job hands a kernel call many small groups, so a call's fixed cost is paid once
+/// per batch, not once per group). Positions in `out` index the inputs as given.
+pub fn join_groups(
+    t: usize,
+    left: &[(u32, u64)],
+    right: Option<&[(u32, u64)]>,
+    max_distance: u32,
+    out: &mut Vec<GroupPair>,
+) {
+    let by_key = |side: &[(u32, u64)]| {
+        let mut order: Vec<u32> = (0..side.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| side[i as usize].0);
+        order
+    };
+    let runs = |side: &[(u32, u64)], order: &[u32]| -> Vec<(u32, std::ops::Range<usize>)> {
+        let mut runs = Vec::new();
+        let mut start = 0;
+        while start < order.len() {
+            let key = side[order[start] as usize].0;
+            let end = start + order[start..].partition_point(|&i| side[i as usize].0 == key);
+            runs.push((key, start..end));
+            start = end;
+        }
+        runs
+    };
+    let (left_order, right_order) = (by_key(left), right.map(by_key));
+    let left_runs = runs(left, &left_order);
+    let right_runs: std::collections::HashMap<u32, std::ops::Range<usize>> = match (right, &right_order) {
+        (Some(r), Some(order)) => runs(r, order).into_iter().collect(),
+        _ => Default::default(),
+    };
+    let (mut l_fps, mut r_fps, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
+    for (key, l_range) in left_runs {
+        l_fps.clear();
+        l_fps.extend(left_order[l_range.clone()].iter().map(|&i| left[i as usize].1));
+        pairs.clear();
+        let r_slice = match (right, &right_order) {
+            (Some(r), Some(order)) => {
+                let Some(r_range) = right_runs.get(&key) else { continue };
+                r_fps.clear();
+                r_fps.extend(order[r_range.clone()].iter().map(|&i| r[i as usize].1));
+                Some(order[r_range.clone()].to_vec())
+            }
+            _ => None,
+        };
+        let probes = r_slice.as_ref().map(|_| r_fps.as_slice());
+        join_group(t, &l_fps, probes, Combination::All, max_distance, &mut pairs);
+        let l_ids = &left_order[l_range];
+        for p in &pairs {
+            let right_id = match &r_slice {
+                Some(ids) => ids[p.right as usize],
+                None => l_ids[p.right as usize],
+            };
+            out.push(GroupPair { left: l_ids[p.left as usize], right: right_id, distance: p.distance });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +339,76 @@ mod tests {
         let want = brute(&corpus, None, 3);
         assert_eq!(grouped_join(&corpus, None, false, 3), want, "corpus with itself");
         assert_eq!(grouped_join(&corpus, None, true, 3), want, "corpus with itself, split");
+    }
+
+    #[test]
+    fn many_groups_in_one_call_give_the_pairs_of_each_group_joined_alone() {
+        let mut rng = fastrand::Rng::with_seed(23);
+        let corpus = planted(&mut rng, 800);
+        let suspects: Vec<u64> = corpus.iter().step_by(3).map(|&f| f ^ (1 << rng.u32(0..64))).collect();
+        let mut found = 0;
+        for t in 0..TABLES {
+            // Coarse batches: 16 groups (blocks) per call, as the job sends them.
+            let keyed =
+                |fps: &[u64]| -> Vec<(u32, u64)> { fps.iter().map(|&f| (u32::from(group_key(f, t)), f)).collect() };
+            let (l, r) = (keyed(&corpus), keyed(&suspects));
+            for right in [Some(r.as_slice()), None] {
+                let mut want = std::collections::BTreeSet::new();
+                let mut got = Vec::new();
+                for batch in 0..16u32 {
+                    let pick = |side: &[(u32, u64)]| -> Vec<(usize, (u32, u64))> {
+                        side.iter().copied().enumerate().filter(|(_, (k, _))| k >> 12 == batch).collect()
+                    };
+                    let lb = pick(&l);
+                    let rb = right.map(pick);
+                    let l_in: Vec<(u32, u64)> = lb.iter().map(|x| x.1).collect();
+                    let r_in: Option<Vec<(u32, u64)>> = rb.as_ref().map(|v| v.iter().map(|x| x.1).collect());
+                    let mut out = Vec::new();
+                    join_groups(t, &l_in, r_in.as_deref(), MAX_DISTANCE, &mut out);
+                    for p in out {
+                        let a = lb[p.left as usize].0;
+                        let b = match &rb {
+                            Some(rb) => rb[p.right as usize].0,
+                            None => lb[p.right as usize].0,
+                        };
+                        got.push((
+                            a.min(if right.is_none() { b } else { a }),
+                            if right.is_none() { a.max(b) } else { b },
+                            p.distance,
+                        ));
+                    }
+                }
+                // Each group alone.
+                let mut keys: Vec<u32> = l.iter().map(|x| x.0).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                for key in keys {
+                    let li: Vec<usize> = (0..l.len()).filter(|&i| l[i].0 == key).collect();
+                    let lf: Vec<u64> = li.iter().map(|&i| l[i].1).collect();
+                    let ri: Option<Vec<usize>> = right.map(|r| (0..r.len()).filter(|&i| r[i].0 == key).collect());
+                    let rf: Option<Vec<u64>> = ri.as_ref().map(|ri| ri.iter().map(|&i| right.unwrap()[i].1).collect());
+                    let mut out = Vec::new();
+                    join_group(t, &lf, rf.as_deref(), Combination::All, MAX_DISTANCE, &mut out);
+                    for p in out {
+                        let a = li[p.left as usize];
+                        let b = match &ri {
+                            Some(ri) => ri[p.right as usize],
+                            None => li[p.right as usize],
+                        };
+                        want.insert((
+                            a.min(if right.is_none() { b } else { a }),
+                            if right.is_none() { a.max(b) } else { b },
+                            p.distance,
+                        ));
+                    }
+                }
+                let got_set: std::collections::BTreeSet<_> = got.iter().copied().collect();
+                assert_eq!(got.len(), got_set.len(), "a pair came out twice");
+                assert_eq!(got_set, want, "table {t}, self-join {}", right.is_none());
+                found += want.len();
+            }
+        }
+        assert!(found > 300, "planted pairs: {found}");
     }
 
     #[test]
