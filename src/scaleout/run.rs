@@ -47,8 +47,8 @@ pub struct RunManifest {
 pub struct RunReports {
     pub manifest: RunManifest,
     pub params: FingerprintParams,
-    /// One per suspect (each corpus document in a self-join), in id order, then the
-    /// suspects that could not be read.
+    /// One per suspect in id order (in a self-join, each corpus document that shares text
+    /// with a later one), then the suspects that could not be read.
     pub reports: Vec<SuspectReport>,
     /// The suspects' texts, by position in `reports` (`None` for unreadable ones).
     pub suspect_texts: Vec<Option<String>>,
@@ -176,6 +176,10 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
     for (id, doc) in &suspects {
         // Sources in id order, then by score, as `check` ranks them (the sort is stable).
         let mut found = by_suspect.remove(id).unwrap_or_default();
+        // A self-join reports the documents that share text, not the whole corpus.
+        if found.is_empty() && manifest.mode == RunMode::SelfJoin {
+            continue;
+        }
         found.sort_by(|a, b| {
             b.similarity.total_cmp(&a.similarity).then(b.source_coverage.total_cmp(&a.source_coverage))
         });
