@@ -146,7 +146,8 @@ pub fn check_text(
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 
-    let suspect = Suspect { tokens: &q_tokens, syms: &q_syms, chars: &q_chars, spans: &q_spans };
+    let counted_chars = token_chars(&q_tokens);
+    let suspect = Suspect { tokens: &q_tokens, counted_chars, syms: &q_syms, chars: &q_chars, spans: &q_spans };
     let mut q_cover = Coverage::new(&q_tokens);
     let mut sources_out = Vec::new();
     // Sources in id order, so equal scores rank the same way every run.
@@ -200,7 +201,8 @@ pub fn match_pair(
     let q_chars: Vec<char> = suspect_text.chars().collect();
     let q_spans = window::query_windows(&q_tokens, params);
     let hits: Vec<(u32, u32, u32)> = hits.iter().copied().filter(|&(q, _, _)| (q as usize) < q_spans.len()).collect();
-    let suspect = Suspect { tokens: &q_tokens, syms: &q_syms, chars: &q_chars, spans: &q_spans };
+    let counted_chars = token_chars(&q_tokens);
+    let suspect = Suspect { tokens: &q_tokens, counted_chars, syms: &q_syms, chars: &q_chars, spans: &q_spans };
     match_source(&suspect, source_id, source, &hits, params, opts).map(|(m, _)| m)
 }
 
@@ -216,7 +218,7 @@ pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch]) -> f64 {
         .flat_map(|s| &s.passages)
         .map(|p| (token_at(p.suspect_start), token_at(p.suspect_end)))
         .collect();
-    share_of_ranges(&tokens, ranges)
+    share_of_ranges(&tokens, token_chars(&tokens), ranges)
 }
 
 /// Sources fetched from the store and matched in parallel at a time.
@@ -228,6 +230,8 @@ type Matched = (SourceMatch, Vec<(usize, usize)>);
 /// The suspect as every source is matched against it.
 struct Suspect<'a> {
     tokens: &'a [Token],
+    /// `token_chars(tokens)`, the denominator of every source's similarity.
+    counted_chars: u64,
     syms: &'a [u64],
     chars: &'a [char],
     spans: &'a [std::ops::Range<usize>],
@@ -326,8 +330,9 @@ fn match_source(
     let token_ranges: Vec<(usize, usize)> = passages.iter().map(|(p, _, _)| (p.q_start, p.q_end)).collect();
     // Shares from the passages' ranges alone: a suspect novel has a million tokens and may
     // match hundreds of sources, so nothing per source may cost a pass over the suspect.
-    let similarity = share_of_ranges(q.tokens, token_ranges.clone());
-    let source_coverage = share_of_ranges(&s_tokens, passages.iter().map(|(p, _, _)| (p.s_start, p.s_end)).collect());
+    let similarity = share_of_ranges(q.tokens, q.counted_chars, token_ranges.clone());
+    let source_ranges = passages.iter().map(|(p, _, _)| (p.s_start, p.s_end)).collect();
+    let source_coverage = share_of_ranges(&s_tokens, token_chars(&s_tokens), source_ranges);
     let m = SourceMatch {
         id: doc,
         path: src.path,
@@ -399,8 +404,9 @@ fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u3
 
 /// The share of `tokens`' characters inside the union of the token `ranges`, like
 /// [`Coverage`] but in time proportional to the ranges, not the tokens.
-fn share_of_ranges(tokens: &[Token], mut ranges: Vec<(usize, usize)>) -> f64 {
-    let total = token_chars(tokens);
+/// `total` is `token_chars(tokens)`, counted once by the caller: the suspect's is needed for
+/// every source.
+fn share_of_ranges(tokens: &[Token], total: u64, mut ranges: Vec<(usize, usize)>) -> f64 {
     if total == 0 {
         return 0.0;
     }
@@ -458,7 +464,7 @@ mod share_tests {
                 .collect();
             let mut mask = Coverage::new(&tokens);
             ranges.iter().for_each(|&(a, b)| mask.add(a, b));
-            assert_eq!(share_of_ranges(&tokens, ranges.clone()), mask.share(), "{ranges:?}");
+            assert_eq!(share_of_ranges(&tokens, token_chars(&tokens), ranges.clone()), mask.share(), "{ranges:?}");
         }
     }
 }
