@@ -10,7 +10,9 @@ The join (see ``src/engine/index/group_join.rs`` for the proof of exactness):
 * every window goes to the k+1 = 4 groups (t, 16-bit block t of its fingerprint);
 * each group is joined by the Rust kernel (Manku's method again on the other 48 bits,
   20 local tables) which emits a pair only in the first group and the first local
-  table it shares, so every pair within k comes out exactly once;
+  table it shares, so every pair within k comes out exactly once; whole groups reach
+  the kernel in batches of about 50,000 rows (the groups whose keys share their top
+  bits), each group of a batch joined on its own;
 * a group with more than ``hot_rows`` rows is split exactly: its windows go to the 20
   sub-groups (local combination, its 24 bits) and each is joined with that combination
   fixed. Nothing is dropped.
