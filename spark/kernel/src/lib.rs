@@ -33,6 +33,14 @@ fn ints(table: &Table, name: &str) -> PyResult<Vec<i64>> {
     Ok(out)
 }
 
+/// `Err` unless `t` names a table and the join is exact at `max_distance`.
+fn in_range(t: usize, max_distance: u32) -> PyResult<()> {
+    if t >= group_join::TABLES || max_distance > group_join::MAX_DISTANCE {
+        return Err(bad(format!("table {t} or distance {max_distance} out of range")));
+    }
+    Ok(())
+}
+
 fn table(columns: Vec<(&str, ArrayRef)>) -> PyResult<PyArrowType<Table>> {
     let schema = Arc::new(Schema::new(
         columns.iter().map(|(name, a)| Field::new(*name, a.data_type().clone(), false)).collect::<Vec<_>>(),
@@ -56,9 +64,7 @@ fn join_group(
     right: Option<PyArrowType<Table>>,
     max_distance: u32,
 ) -> PyResult<PyArrowType<Table>> {
-    if t >= group_join::TABLES || max_distance > group_join::MAX_DISTANCE {
-        return Err(bad(format!("table {t} or distance {max_distance} out of range")));
-    }
+    in_range(t, max_distance)?;
     let combination = match combination {
         -1 => Combination::All,
         c if (0..group_join::COMBINATIONS as i64).contains(&c) => Combination::Fixed(c as usize),
@@ -92,9 +98,7 @@ fn join_groups(
     right: Option<PyArrowType<Table>>,
     max_distance: u32,
 ) -> PyResult<PyArrowType<Table>> {
-    if t >= group_join::TABLES || max_distance > group_join::MAX_DISTANCE {
-        return Err(bad(format!("table {t} or distance {max_distance} out of range")));
-    }
+    in_range(t, max_distance)?;
     let side = |t: &Table| -> PyResult<(Vec<i64>, Vec<i64>, Vec<(u32, u64)>)> {
         let keyed = ints(t, "key")?.into_iter().zip(ints(t, "fingerprint")?).map(|(k, f)| (k as u32, f as u64));
         Ok((ints(t, "doc_id")?, ints(t, "ordinal")?, keyed.collect()))
