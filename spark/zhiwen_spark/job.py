@@ -52,6 +52,52 @@ PASSAGE_SCHEMA = (
 WINDOW_COLUMNS = ["doc_id", "ordinal", "fingerprint"]
 
 
+# Manifests are small files beside the tables. They are read and written through Hadoop's
+# FileSystem (as Spark reads the tables), so folders may be local paths or any URI the
+# cluster reaches (hdfs://, s3a://, ...).
+
+
+def _filesystem(spark: SparkSession, path: str):
+    jvm = spark.sparkContext._jvm
+    p = jvm.org.apache.hadoop.fs.Path(path)
+    return p.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), p
+
+
+def qualified(spark: SparkSession, path: str) -> str:
+    """``path`` as a full URI (a local path becomes file:/abs/path)."""
+    fs, p = _filesystem(spark, path)
+    return str(fs.makeQualified(p).toString())
+
+
+def exists(spark: SparkSession, path: str) -> bool:
+    fs, p = _filesystem(spark, path)
+    return bool(fs.exists(p))
+
+
+def read_text(spark: SparkSession, path: str) -> str:
+    fs, p = _filesystem(spark, path)
+    stream = fs.open(p)
+    try:
+        jvm = spark.sparkContext._jvm
+        return str(jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8"))
+    finally:
+        stream.close()
+
+
+def write_text(spark: SparkSession, path: str, text: str) -> None:
+    fs, p = _filesystem(spark, path)
+    stream = fs.create(p, True)
+    try:
+        stream.write(bytearray(text.encode("utf-8")))
+    finally:
+        stream.close()
+
+
+def _local(uri: str) -> str:
+    """A file: URI as the plain path `zhiwen report` reads; other URIs unchanged."""
+    return uri[len("file:") :] if uri.startswith("file:") else uri
+
+
 #: Rows a kernel call should get: whole groups are sent in batches of about this many
 #: rows (all groups whose keys share their top bits), so the fixed cost of a call
 #: (Spark's grouping, Arrow to Python and back) is paid per batch, not per group.
@@ -139,7 +185,7 @@ KEYS_INFO = "_zhiwen_keys.json"
 
 
 def _keys_table(corpus: str) -> str:
-    return "zhiwen_keys_" + hashlib.sha1(os.path.abspath(corpus).encode()).hexdigest()[:12]
+    return "zhiwen_keys_" + hashlib.sha1(corpus.encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -156,9 +202,10 @@ def write_corpus_keys(
     """Writes ``corpus/keys``: every stored window in its four groups, bucketed and
     sorted by (t, batch), once. Check runs then read the corpus side already partitioned
     the way the join groups it, so only the suspects are shuffled."""
-    path = os.path.join(os.path.abspath(corpus), "keys")
+    corpus = qualified(spark, corpus)
+    path = corpus + "/keys"
     name = _keys_table(corpus)
-    windows = spark.read.parquet(os.path.join(corpus, "windows"))
+    windows = spark.read.parquet(corpus + "/windows")
     shift = batch_shift(windows.count(), batch_rows)
     spark.sql(f"DROP TABLE IF EXISTS {name}")
     (
@@ -170,19 +217,18 @@ def write_corpus_keys(
         .saveAsTable(name)
     )
     # Spark's catalog forgets the table with the session; its layout stays here.
-    with open(os.path.join(path, KEYS_INFO), "w", encoding="utf-8") as f:
-        json.dump({"buckets": buckets, "bucketed_by": ["t", "bucket"], "shift": shift}, f)
+    write_text(spark, path + "/" + KEYS_INFO, json.dumps({"buckets": buckets, "bucketed_by": ["t", "bucket"], "shift": shift}))
     return path
 
 
 def corpus_keys(spark: SparkSession, corpus: str) -> KeyedCorpus | None:
     """The corpus's bucketed keys table if ``keys`` wrote one, else None."""
-    path = os.path.join(os.path.abspath(corpus), "keys")
-    info = os.path.join(path, KEYS_INFO)
-    if not os.path.exists(info):
+    corpus = qualified(spark, corpus)
+    path = corpus + "/keys"
+    info = path + "/" + KEYS_INFO
+    if not exists(spark, info):
         return None
-    with open(info, encoding="utf-8") as f:
-        layout = json.load(f)
+    layout = json.loads(read_text(spark, info))
     name = _keys_table(corpus)
     if not spark.catalog.tableExists(name):
         spark.sql(
@@ -306,9 +352,8 @@ def _passage_arrow_schema() -> pa.Schema:
     return pa.schema(fields)
 
 
-def read_manifest(path: str) -> dict:
-    with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+def read_manifest(spark: SparkSession, path: str) -> dict:
+    manifest = json.loads(read_text(spark, path.rstrip("/") + "/manifest.json"))
     if manifest.get("format") != "zhiwen-parquet":
         raise ValueError(f"{path}: not a Zhiwen export folder")
     return manifest
@@ -327,24 +372,26 @@ def run(
 ) -> str:
     """Runs the job; returns the run folder."""
     started = time.monotonic()
-    corpus_manifest = read_manifest(corpus)
+    corpus = qualified(spark, corpus)
+    suspects = qualified(spark, suspects) if suspects else None
+    corpus_manifest = read_manifest(spark, corpus)
     max_distance = (options or {}).get("max_distance", MAX_DISTANCE)
     if mode == "check":
         if suspects is None:
             raise ValueError("a check needs --suspects")
-        suspects_manifest = read_manifest(suspects)
+        suspects_manifest = read_manifest(spark, suspects)
         if suspects_manifest["fingerprint_params"] != corpus_manifest["fingerprint_params"]:
             raise ValueError(f"{suspects} was fingerprinted with other parameters than {corpus}")
     elif mode != "self":
         raise ValueError(f"unknown mode {mode}")
     run_id = run_id or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:6]
-    run_dir = os.path.join(out, run_id)
+    run_dir = qualified(spark, out).rstrip("/") + "/" + run_id
     stats: dict | None = {} if measure else None
 
-    corpus_windows = spark.read.parquet(os.path.join(corpus, "windows"))
+    corpus_windows = spark.read.parquet(corpus + "/windows")
     corpus_keyed = corpus_keys(spark, corpus)
     if mode == "check":
-        suspect_windows = spark.read.parquet(os.path.join(suspects, "windows"))
+        suspect_windows = spark.read.parquet(suspects + "/windows")
         pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed)
         hits = pairs.select(
             F.col("right_doc").alias("suspect_id"),
@@ -353,7 +400,7 @@ def run(
             F.col("left_ordinal").alias("source_ordinal"),
             "distance",
         )
-        suspect_texts = spark.read.parquet(os.path.join(suspects, "texts"))
+        suspect_texts = spark.read.parquet(suspects + "/texts")
     else:
         pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed)
         # Windows of one document repeating themselves are not copies; the lower id is
@@ -367,12 +414,12 @@ def run(
             pick("right_ordinal", "left_ordinal").alias("source_ordinal"),
             "distance",
         )
-        suspect_texts = spark.read.parquet(os.path.join(corpus, "texts"))
-    hits_dir = os.path.join(run_dir, "hits")
+        suspect_texts = spark.read.parquet(corpus + "/texts")
+    hits_dir = run_dir + "/hits"
     hits.write.mode("error").parquet(hits_dir)
     hits = spark.read.parquet(hits_dir)
 
-    corpus_texts = spark.read.parquet(os.path.join(corpus, "texts"))
+    corpus_texts = spark.read.parquet(corpus + "/texts")
     # Read again: a plan of its own, so the cogroup below is no ambiguous self-join.
     pair_counts = spark.read.parquet(hits_dir).groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
     pair_texts = (
@@ -387,8 +434,8 @@ def run(
         .cogroup(pair_texts.groupBy("suspect_id", "source_id"))
         .applyInArrow(_passages_kernel(params_json, options_json), PASSAGE_SCHEMA)
     )
-    passages.write.mode("error").parquet(os.path.join(run_dir, "passages"))
-    passages = spark.read.parquet(os.path.join(run_dir, "passages"))
+    passages.write.mode("error").parquet(run_dir + "/passages")
+    passages = spark.read.parquet(run_dir + "/passages")
     doc_pairs = (
         passages.groupBy("suspect_id", "source_id")
         .agg(
@@ -398,27 +445,26 @@ def run(
         )
         .join(pair_counts, ["suspect_id", "source_id"])
     )
-    doc_pairs.write.mode("error").parquet(os.path.join(run_dir, "doc_pairs"))
+    doc_pairs.write.mode("error").parquet(run_dir + "/doc_pairs")
 
     if stats is not None:
-        stats["hits"] = spark.read.parquet(os.path.join(run_dir, "hits")).count()
-        stats["doc_pairs"] = spark.read.parquet(os.path.join(run_dir, "doc_pairs")).count()
+        stats["hits"] = spark.read.parquet(run_dir + "/hits").count()
+        stats["doc_pairs"] = spark.read.parquet(run_dir + "/doc_pairs").count()
         stats["corpus_windows"] = corpus_manifest["windows"]
         stats["suspect_windows"] = suspects_manifest["windows"] if mode == "check" else 0
     manifest = {
         "format": "zhiwen-spark-run",
         "run_id": run_id,
         "mode": mode,
-        "corpus": os.path.abspath(corpus),
-        "suspects": os.path.abspath(suspects) if suspects else None,
+        "corpus": _local(corpus),
+        "suspects": _local(suspects) if suspects else None,
         "max_distance": max_distance,
         "check_options": options or None,
         "hot_rows": hot_rows,
         "stats": {**(stats or {}), "seconds": round(time.monotonic() - started, 3)},
     }
-    with open(os.path.join(run_dir, "manifest.json"), "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=2)
-    return run_dir
+    write_text(spark, run_dir + "/manifest.json", json.dumps(manifest, indent=2))
+    return _local(run_dir)
 
 
 def session(master: str | None = None) -> SparkSession:
