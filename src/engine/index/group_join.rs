@@ -183,52 +183,42 @@ pub fn join_groups(
     max_distance: u32,
     out: &mut Vec<GroupPair>,
 ) {
+    // Each side's positions sorted by key; a group is then a run of equal keys.
     let by_key = |side: &[(u32, u64)]| {
         let mut order: Vec<u32> = (0..side.len() as u32).collect();
         order.sort_unstable_by_key(|&i| side[i as usize].0);
         order
     };
-    let runs = |side: &[(u32, u64)], order: &[u32]| -> Vec<(u32, std::ops::Range<usize>)> {
-        let mut runs = Vec::new();
-        let mut start = 0;
-        while start < order.len() {
-            let key = side[order[start] as usize].0;
-            let end = start + order[start..].partition_point(|&i| side[i as usize].0 == key);
-            runs.push((key, start..end));
-            start = end;
-        }
-        runs
+    let group = |side: &[(u32, u64)], order: &'_ [u32], key: u32| -> std::ops::Range<usize> {
+        order.partition_point(|&i| side[i as usize].0 < key)..order.partition_point(|&i| side[i as usize].0 <= key)
     };
-    let (left_order, right_order) = (by_key(left), right.map(by_key));
-    let left_runs = runs(left, &left_order);
-    let right_runs: std::collections::HashMap<u32, std::ops::Range<usize>> = match (right, &right_order) {
-        (Some(r), Some(order)) => runs(r, order).into_iter().collect(),
-        _ => Default::default(),
-    };
-    let (mut l_fps, mut r_fps, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
-    for (key, l_range) in left_runs {
-        l_fps.clear();
-        l_fps.extend(left_order[l_range.clone()].iter().map(|&i| left[i as usize].1));
-        pairs.clear();
-        let r_slice = match (right, &right_order) {
+    let fps_of = |side: &[(u32, u64)], ids: &[u32]| -> Vec<u64> { ids.iter().map(|&i| side[i as usize].1).collect() };
+    let left_order = by_key(left);
+    let right_order = right.map(by_key);
+    let mut pairs = Vec::new();
+    let mut start = 0;
+    while start < left_order.len() {
+        let key = left[left_order[start] as usize].0;
+        let l_ids = &left_order[group(left, &left_order, key)];
+        start += l_ids.len();
+        let l_fps = fps_of(left, l_ids);
+        let (r_ids, r_fps) = match (right, &right_order) {
             (Some(r), Some(order)) => {
-                let Some(r_range) = right_runs.get(&key) else { continue };
-                r_fps.clear();
-                r_fps.extend(order[r_range.clone()].iter().map(|&i| r[i as usize].1));
-                Some(order[r_range.clone()].to_vec())
+                let ids = &order[group(r, order, key)];
+                if ids.is_empty() {
+                    continue;
+                }
+                (ids, Some(fps_of(r, ids)))
             }
-            _ => None,
+            _ => (l_ids, None),
         };
-        let probes = r_slice.as_ref().map(|_| r_fps.as_slice());
-        join_group(t, &l_fps, probes, Combination::All, max_distance, &mut pairs);
-        let l_ids = &left_order[l_range];
-        for p in &pairs {
-            let right_id = match &r_slice {
-                Some(ids) => ids[p.right as usize],
-                None => l_ids[p.right as usize],
-            };
-            out.push(GroupPair { left: l_ids[p.left as usize], right: right_id, distance: p.distance });
-        }
+        pairs.clear();
+        join_group(t, &l_fps, r_fps.as_deref(), Combination::All, max_distance, &mut pairs);
+        out.extend(pairs.iter().map(|p| GroupPair {
+            left: l_ids[p.left as usize],
+            right: r_ids[p.right as usize],
+            distance: p.distance,
+        }));
     }
 }
 
