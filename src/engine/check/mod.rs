@@ -141,14 +141,11 @@ pub fn check_text(
     text: &str,
 ) -> Result<SuspectReport> {
     let q_tokens = tokenize(text);
-    let q_syms: Vec<u64> = q_tokens.iter().map(|t| t.sym).collect();
-    let q_chars: Vec<char> = text.chars().collect();
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 
-    let counted_chars = token_chars(&q_tokens);
-    let suspect = Suspect { tokens: &q_tokens, counted_chars, syms: &q_syms, chars: &q_chars, spans: &q_spans };
-    let mut q_cover = Coverage::new(&q_tokens);
+    let suspect = Suspect::new(text, q_tokens, q_spans);
+    let mut q_cover = Coverage::new(&suspect.tokens);
     let mut sources_out = Vec::new();
     // Sources in id order, so equal scores rank the same way every run.
     let mut docs: Vec<_> = by_doc.into_iter().collect();
@@ -197,13 +194,9 @@ pub fn match_pair(
     opts: &CheckOptions,
 ) -> Option<SourceMatch> {
     let q_tokens = tokenize(suspect_text);
-    let q_syms: Vec<u64> = q_tokens.iter().map(|t| t.sym).collect();
-    let q_chars: Vec<char> = suspect_text.chars().collect();
     let q_spans = window::query_windows(&q_tokens, params);
-    let hits: Vec<(u32, u32, u32)> = hits.iter().copied().filter(|&(q, _, _)| (q as usize) < q_spans.len()).collect();
-    let counted_chars = token_chars(&q_tokens);
-    let suspect = Suspect { tokens: &q_tokens, counted_chars, syms: &q_syms, chars: &q_chars, spans: &q_spans };
-    match_source(&suspect, source_id, source, &hits, params, opts).map(|(m, _)| m)
+    let suspect = Suspect::new(suspect_text, q_tokens, q_spans);
+    match_source(&suspect, source_id, source, hits, params, opts).map(|(m, _)| m)
 }
 
 /// A suspect's similarity from its sources' passages: the share of its counted characters
@@ -228,13 +221,26 @@ const SOURCES_AT_ONCE: usize = 64;
 type Matched = (SourceMatch, Vec<(usize, usize)>);
 
 /// The suspect as every source is matched against it.
-struct Suspect<'a> {
-    tokens: &'a [Token],
+struct Suspect {
+    tokens: Vec<Token>,
     /// `token_chars(tokens)`, the denominator of every source's similarity.
     counted_chars: u64,
-    syms: &'a [u64],
-    chars: &'a [char],
-    spans: &'a [std::ops::Range<usize>],
+    syms: Vec<u64>,
+    chars: Vec<char>,
+    /// Its query windows, by number, in tokens.
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl Suspect {
+    fn new(text: &str, tokens: Vec<Token>, spans: Vec<std::ops::Range<usize>>) -> Suspect {
+        Suspect {
+            counted_chars: token_chars(&tokens),
+            syms: tokens.iter().map(|t| t.sym).collect(),
+            chars: text.chars().collect(),
+            tokens,
+            spans,
+        }
+    }
 }
 
 /// The passages `hits` (query token, stored window ordinal, distance) make between the
@@ -254,7 +260,8 @@ fn match_source(
     let mut token_hits: Vec<Hit> = hits
         .iter()
         .filter_map(|&(qi, ordinal, distance)| {
-            let (qs, ss) = (&q.spans[qi as usize], s_spans.get(ordinal as usize)?);
+            // Hits from elsewhere (a Spark run) may name windows these texts do not have.
+            let (qs, ss) = (q.spans.get(qi as usize)?, s_spans.get(ordinal as usize)?);
             Some(Hit { q: qs.start as u32, q_end: qs.end as u32, s: ss.start as u32, s_end: ss.end as u32, distance })
         })
         .collect();
@@ -267,8 +274,8 @@ fn match_source(
         qt.sym == st.sym && (qt.chars() > 1 || q.chars[qt.start as usize] == s_chars[st.start as usize])
     };
     for p in passages.iter_mut() {
-        chain::realign(p, q.syms, &s_syms, 24);
-        chain::extend(p, q.syms, &s_syms);
+        chain::realign(p, &q.syms, &s_syms, 24);
+        chain::extend(p, &q.syms, &s_syms);
         chain::trim_chance_ends(p, 2, same_char);
     }
     // Verified passages only: a chance match of fingerprints must not seed gap filling.
@@ -291,7 +298,7 @@ fn match_source(
     if found.is_empty() {
         return None;
     }
-    let mut pieces = regions::fill_gaps(&found, q.syms, &s_syms);
+    let mut pieces = regions::fill_gaps(&found, &q.syms, &s_syms);
     pieces.iter_mut().for_each(|p| chain::trim_chance_ends(p, 2, same_char));
     found.extend(pieces);
     let mut passages = drop_repeats(verified(chain::merge_overlapping(found)));
@@ -330,7 +337,7 @@ fn match_source(
     let token_ranges: Vec<(usize, usize)> = passages.iter().map(|(p, _, _)| (p.q_start, p.q_end)).collect();
     // Shares from the passages' ranges alone: a suspect novel has a million tokens and may
     // match hundreds of sources, so nothing per source may cost a pass over the suspect.
-    let similarity = share_of_ranges(q.tokens, q.counted_chars, token_ranges.clone());
+    let similarity = share_of_ranges(&q.tokens, q.counted_chars, token_ranges.clone());
     let source_ranges = passages.iter().map(|(p, _, _)| (p.s_start, p.s_end)).collect();
     let source_coverage = share_of_ranges(&s_tokens, token_chars(&s_tokens), source_ranges);
     let m = SourceMatch {
