@@ -76,14 +76,19 @@ fn suspects_are_fingerprinted_as_a_check_queries_them_and_bad_files_are_named() 
         .arg(&out)
         .arg(&good)
         .arg(suspect("empty.txt"))
+        .arg(dir.path().join("no-such-folder"))
         .assert()
         .code(1);
     let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(err.contains("empty.txt") && err.contains("empty"), "{err}");
+    assert!(err.lines().any(|l| l.contains("no-such-folder") && l.contains("No such file")), "{err}");
     let m = manifest(&out);
     assert_eq!(m["kind"], "suspects");
     assert_eq!(m["documents"], 1);
-    assert_eq!(m["failed"].as_array().unwrap().len(), 1);
+    // Both, in the manifest the run's report reads its failed suspects from.
+    let failed = m["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(failed.iter().any(|f| f["path"].as_str().unwrap().ends_with("no-such-folder")));
 
     let text = read_text(&good);
     let params: zhiwen::FingerprintParams = serde_json::from_value(m["fingerprint_params"].clone()).unwrap();

@@ -31,12 +31,10 @@ pub(super) fn fingerprint(db: &Path, dir: &Path, paths: &[PathBuf]) -> Result<Ex
     let mut walk = ImportReport::default();
     let files = collect_files(paths, &mut walk);
     let bar = Bar::new(false);
-    let mut m = export::export_suspects(&files, &corpus.params(), dir, &|p| bar.update(p), &cancel_on_ctrl_c())
+    let progress = |p: &zhiwen::Progress| bar.update(p);
+    let m = export::export_suspects(&files, &walk.failed, &corpus.params(), dir, &progress, &cancel_on_ctrl_c())
         .with_context(|| format!("cannot write the suspects to {}", dir.display()))?;
     bar.update(&zhiwen::Progress::files(zhiwen::Stage::Done, 0, 0));
-    for (path, reason) in &walk.failed {
-        m.failed.push(zhiwen::scaleout::FailedFile { path: path.display().to_string(), error: reason.clone() });
-    }
     for f in &m.failed {
         eprintln!("{}", f.error);
     }

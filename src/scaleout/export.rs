@@ -174,9 +174,11 @@ pub fn export_corpus(store: &Store, dir: &Path, progress: ProgressFn, cancel: &C
 
 /// Fingerprints `files` as suspects are (their query windows under `params`) and writes
 /// them to `dir` (new or empty), numbered from 1 in the order given. A file that cannot
-/// be read is listed in the manifest with its message and the rest go on.
+/// be read is listed in the manifest with its message and the rest go on, after the paths
+/// that could not even be listed (`unlisted`: path and reason, as walking folders gave them).
 pub fn export_suspects(
     files: &[PathBuf],
+    unlisted: &[(PathBuf, String)],
     params: &FingerprintParams,
     dir: &Path,
     progress: ProgressFn,
@@ -184,6 +186,10 @@ pub fn export_suspects(
 ) -> Result<Manifest> {
     let folder = PartialFolder::create(dir)?;
     let mut out = ExportWriter::create(folder.path(), Manifest::new(ExportKind::Suspects, *params))?;
+    for (path, reason) in unlisted {
+        let report = crate::engine::check::SuspectReport::unreadable(path, reason);
+        out.manifest.failed.push(FailedFile { path: report.path, error: report.error.unwrap_or_default() });
+    }
     let mut id = 0u32;
     for (done, path) in files.iter().enumerate() {
         cancel.check()?;
