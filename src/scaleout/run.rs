@@ -59,6 +59,7 @@ pub struct RunReports {
 }
 
 /// A document of an export: path, title, text.
+#[derive(Clone)]
 struct ExportedDoc {
     path: String,
     title: String,
@@ -157,8 +158,13 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
         }
     }
     let named: std::collections::HashSet<u32> = pairs.keys().map(|&(_, source)| source).collect();
-    let sources = read_documents(&manifest.corpus, Some(&named))?;
     let suspects = read_documents(&suspects_dir, None)?;
+    // A self-join's suspects are the corpus: its texts are read once.
+    let sources = if suspects_dir == manifest.corpus {
+        suspects.iter().filter(|(id, _)| named.contains(id)).map(|(&id, d)| (id, d.clone())).collect()
+    } else {
+        read_documents(&manifest.corpus, Some(&named))?
+    };
 
     let mut by_suspect: BTreeMap<u32, Vec<SourceMatch>> = BTreeMap::new();
     for ((suspect, source), mut m) in pairs {
