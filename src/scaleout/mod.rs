@@ -272,11 +272,15 @@ pub(crate) fn read_table(dir: &Path, name: &str) -> Result<Vec<RecordBatch>> {
     Ok(batches)
 }
 
+fn column<'a>(batch: &'a RecordBatch, name: &str, table: &Path) -> Result<&'a arrow_array::ArrayRef> {
+    batch.column_by_name(name).ok_or_else(|| parquet_error(table, format!("no column {name}")))
+}
+
 /// A column of integers (Spark's int or long) as `i64`s.
 pub(crate) fn int_column(batch: &RecordBatch, name: &str, table: &Path) -> Result<Vec<i64>> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Int32Type, Int64Type};
-    let column = batch.column_by_name(name).ok_or_else(|| parquet_error(table, format!("no column {name}")))?;
+    let column = column(batch, name, table)?;
     match column.data_type() {
         arrow_schema::DataType::Int64 => {
             Ok(column.as_primitive::<Int64Type>().iter().map(|v| v.unwrap_or(0)).collect())
@@ -292,7 +296,7 @@ pub(crate) fn int_column(batch: &RecordBatch, name: &str, table: &Path) -> Resul
 pub(crate) fn float_column(batch: &RecordBatch, name: &str, table: &Path) -> Result<Vec<f64>> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::Float64Type;
-    let column = batch.column_by_name(name).ok_or_else(|| parquet_error(table, format!("no column {name}")))?;
+    let column = column(batch, name, table)?;
     match column.data_type() {
         arrow_schema::DataType::Float64 => {
             Ok(column.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(0.0)).collect())
@@ -304,7 +308,7 @@ pub(crate) fn float_column(batch: &RecordBatch, name: &str, table: &Path) -> Res
 /// A column of strings.
 pub(crate) fn string_column(batch: &RecordBatch, name: &str, table: &Path) -> Result<Vec<String>> {
     use arrow_array::cast::AsArray;
-    let column = batch.column_by_name(name).ok_or_else(|| parquet_error(table, format!("no column {name}")))?;
+    let column = column(batch, name, table)?;
     match column.data_type() {
         arrow_schema::DataType::Utf8 => {
             Ok(column.as_string::<i32>().iter().map(|v| v.unwrap_or_default().to_string()).collect())
