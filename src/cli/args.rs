@@ -201,6 +201,9 @@ pub struct BenchArgs {
     /// Windows the check corpus is padded to.
     #[arg(long, default_value_t = 10_000_000)]
     pub check_windows: usize,
+    /// Times the check (and each of its steps) is run; the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub check_runs: u32,
     /// Run only these measurements: import, index, check, open, clusters (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,

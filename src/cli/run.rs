@@ -157,9 +157,16 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { data, index_sizes, check_windows, only, scratch } = args;
+    let BenchArgs { data, index_sizes, check_windows, check_runs, only, scratch } = args;
     let scratch = scratch.unwrap_or_else(std::env::temp_dir);
-    let opts = zhiwen::bench::BenchOptions { data, index_sizes, check_windows, only, scratch };
+    let opts = zhiwen::bench::BenchOptions {
+        data,
+        index_sizes,
+        check_windows,
+        check_runs: check_runs as usize,
+        only,
+        scratch,
+    };
     zhiwen::bench::run(&opts, &|line| println!("{line}"))?;
     Ok(ExitCode::SUCCESS)
 }

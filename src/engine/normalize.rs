@@ -65,8 +65,41 @@ pub fn word_symbol(word: &str) -> u64 {
     xxh3_64(word.as_bytes()) | HASHED | WORD
 }
 
-/// Tokens of `text`, in order.
+/// Tokens of `text`, in order. A long text (a novel) is cut into pieces tokenized on all
+/// threads; a cut falls just after white space or a Han character, where no word is open,
+/// so the pieces' tokens are the text's.
 pub fn tokenize(text: &str) -> Vec<Token> {
+    use rayon::prelude::*;
+    const PIECE: usize = 1 << 18;
+    if text.len() < 2 * PIECE {
+        return tokenize_from(text, 0);
+    }
+    let mut cuts = vec![0];
+    let mut at = PIECE;
+    while at < text.len() {
+        let from = text.ceil_char_boundary(at);
+        let Some((i, c)) = text[from..]
+            .char_indices()
+            .find(|&(_, c)| c.is_ascii_whitespace() || ('\u{4e00}'..='\u{9fff}').contains(&c))
+        else {
+            break;
+        };
+        let cut = from + i + c.len_utf8();
+        cuts.push(cut);
+        at = cut + PIECE;
+    }
+    if cuts.last() != Some(&text.len()) {
+        cuts.push(text.len());
+    }
+    let pieces: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+    let chars: Vec<u32> = pieces.par_iter().map(|p| p.chars().count() as u32).collect();
+    let firsts: Vec<u32> = chars.iter().scan(0, |seen, &n| Some(std::mem::replace(seen, *seen + n))).collect();
+    let tokens: Vec<Vec<Token>> = pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first)).collect();
+    tokens.concat()
+}
+
+/// Tokens of `text`, whose first char is char `first` of the whole.
+fn tokenize_from(text: &str, first: u32) -> Vec<Token> {
     let mut out = Vec::with_capacity(text.len() / 3);
     let mut word = String::new();
     // The word being collected covers chars word_start..word_end: its end is the char after
@@ -81,7 +114,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     };
     let mut folded = String::new();
     for (i, c) in text.chars().enumerate() {
-        let i = i as u32;
+        let i = first + i as u32;
         // Fast path: ASCII and unified ideographs are their own NFKC form.
         folded.clear();
         if c.is_ascii() || ('\u{4e00}'..='\u{9fff}').contains(&c) {
@@ -179,6 +212,21 @@ mod tests {
 
     fn initials(text: &str) -> String {
         tokenize(text).iter().map(|t| if t.sym < 128 { t.sym as u8 as char } else { '#' }).collect()
+    }
+
+    #[test]
+    fn a_long_text_tokenized_in_pieces_gets_the_tokens_of_one_pass() {
+        // Pieces end after white space or Han; words, accents (e + U+0301), full-width
+        // letters and non-BMP characters around the cuts must come out as in one pass.
+        let han = include_str!("../../tests/fixtures/corpus/hongloumeng_000.txt");
+        let mixed = "Ｔｈｅ café\u{301} naïve 𠀀𠀁 Stra\u{df}e 1\u{3000}月 ";
+        let text: String =
+            han.chars().zip(mixed.split(' ').cycle()).flat_map(|(c, w)| [c.to_string(), w.to_string()]).collect();
+        let text = text.repeat(64 * 3);
+        assert!(text.len() > 8 << 18, "{} bytes", text.len());
+        assert_eq!(tokenize(&text), tokenize_from(&text, 0));
+        let no_spaces = han.replace(char::is_whitespace, "").repeat(64);
+        assert_eq!(tokenize(&no_spaces), tokenize_from(&no_spaces, 0));
     }
 
     #[test]

@@ -35,21 +35,28 @@ pub struct Features {
 }
 
 pub fn features(tokens: &[Token], p: &FingerprintParams) -> Features {
+    use rayon::prelude::*;
     let spans = crate::engine::window::query_spans(tokens, p.ngram);
-    let mut buf = Vec::with_capacity(p.ngram * 8);
+    // A feature per token: a novel has a million, hashed on all threads.
     let hashes = spans
-        .iter()
-        .map(|sp| {
-            buf.clear();
-            tokens[sp.clone()].iter().for_each(|t| buf.extend_from_slice(&t.sym.to_le_bytes()));
-            xxh3_64(&buf)
-        })
+        .par_iter()
+        .with_min_len(1 << 12)
+        .map_init(
+            || Vec::with_capacity(p.ngram * 8),
+            |buf, sp| {
+                buf.clear();
+                tokens[sp.clone()].iter().for_each(|t| buf.extend_from_slice(&t.sym.to_le_bytes()));
+                xxh3_64(buf)
+            },
+        )
         .collect();
     let weights = match p.weighting {
         Weighting::Uniform => vec![1; spans.len()],
-        Weighting::Rarity => {
-            spans.iter().map(|sp| (rarity::bits(&tokens[sp.clone()]).round() as i16).clamp(1, MAX_WEIGHT)).collect()
-        }
+        Weighting::Rarity => spans
+            .par_iter()
+            .with_min_len(1 << 12)
+            .map(|sp| (rarity::bits(&tokens[sp.clone()]).round() as i16).clamp(1, MAX_WEIGHT))
+            .collect(),
     };
     Features { hashes, ends: spans.iter().map(|sp| sp.end).collect(), weights }
 }

@@ -100,6 +100,30 @@ fn anchored_spans(tokens: &[Token], window: usize, width: u32) -> Vec<Range<usiz
 /// `width` consecutive slots the lowest score (the rightmost of equals) is an anchor.
 /// Token indexes, ascending.
 pub fn anchors(tokens: &[Token], width: u32) -> Vec<usize> {
+    use rayon::prelude::*;
+    let scores = anchor_scores(tokens);
+    let width = width.max(1);
+    // A novel's million tokens are winnowed in pieces on all threads: a winnowing window
+    // depends only on its own slots, so each piece starts `width` tokens early (at least
+    // `width` slots) and keeps the anchors of windows ending in it.
+    const PIECE: usize = 1 << 15;
+    if tokens.len() <= PIECE || width as usize >= PIECE {
+        return winnow(tokens, &scores, width, 0..tokens.len());
+    }
+    let pieces: Vec<Vec<usize>> = (0..tokens.len().div_ceil(PIECE))
+        .into_par_iter()
+        .map(|k| winnow(tokens, &scores, width, k * PIECE..((k + 1) * PIECE).min(tokens.len())))
+        .collect();
+    let mut out = pieces.concat();
+    // Anchors never go back (a window's minimum stays until it leaves or a smaller one
+    // comes after it), so the one a piece repeats from the piece before is next to it.
+    out.dedup();
+    out
+}
+
+/// Each token's winnowing score: a hash of its next [`ANCHOR_TOKENS`] symbols.
+fn anchor_scores(tokens: &[Token]) -> Vec<u64> {
+    use rayon::prelude::*;
     let score = |i: usize| {
         let mut h = 0x243f_6a88_85a3_08d3u64;
         for t in &tokens[i..(i + ANCHOR_TOKENS).min(tokens.len())] {
@@ -107,11 +131,15 @@ pub fn anchors(tokens: &[Token], width: u32) -> Vec<usize> {
         }
         h ^ (h >> 32)
     };
-    let scores: Vec<u64> = (0..tokens.len()).map(score).collect();
-    let width = width.max(1);
+    (0..tokens.len()).into_par_iter().with_min_len(1 << 12).map(score).collect()
+}
+
+/// The [`anchors`] of the winnowing windows that end in the slots of tokens `ending`.
+fn winnow(tokens: &[Token], scores: &[u64], width: u32, ending: Range<usize>) -> Vec<usize> {
+    let from = ending.start.saturating_sub(width as usize);
     // The slots in order: (score, token), a token's repeated for each of its units.
-    let slots = tokens.iter().enumerate().flat_map(|(i, t)| std::iter::repeat_n((scores[i], i), t.units() as usize));
-    let mut out: Vec<usize> = Vec::with_capacity(2 * tokens.len() / width as usize + 1);
+    let slots = (from..ending.end).flat_map(|i| std::iter::repeat_n((scores[i], i), tokens[i].units() as usize));
+    let mut out: Vec<usize> = Vec::with_capacity(2 * ending.len() / width as usize + 1);
     // Slots whose scores rise from front to back: the front is the window's minimum.
     let mut rising: std::collections::VecDeque<(u32, u64, usize)> = std::collections::VecDeque::new();
     let mut n = 0u32;
@@ -125,7 +153,8 @@ pub fn anchors(tokens: &[Token], width: u32) -> Vec<usize> {
             rising.pop_front();
         }
         n = slot + 1;
-        if n >= width {
+        // Slots counted from `from`: a piece that starts early has `width` before `ending`.
+        if n >= width && token >= ending.start {
             let (_, _, best) = *rising.front().expect("the slot just pushed");
             if out.last() != Some(&best) {
                 out.push(best);
@@ -237,5 +266,23 @@ mod tests {
         // A stream shorter than the width still gets one.
         assert_eq!(anchors(&han(3), 11).len(), 1);
         assert!(anchors(&[], 11).is_empty());
+    }
+
+    #[test]
+    fn a_long_text_winnowed_in_pieces_gets_the_anchors_of_one_pass() {
+        // Han and English mixed, so pieces start inside runs of three-unit words too.
+        let fixture = include_str!("../../tests/fixtures/corpus/xiyouji_000.txt");
+        let words = "It was the best of times it was the worst of times ";
+        let text: String = fixture
+            .chars()
+            .zip(words.split(' ').cycle())
+            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
+            .collect();
+        let tokens = tokenize(&text.repeat(12));
+        assert!(tokens.len() > 4 << 15, "{} tokens", tokens.len());
+        for width in [1, 2, 11, 23] {
+            let scores = anchor_scores(&tokens);
+            assert_eq!(anchors(&tokens, width), winnow(&tokens, &scores, width, 0..tokens.len()), "width {width}");
+        }
     }
 }

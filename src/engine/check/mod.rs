@@ -18,7 +18,7 @@ pub mod regions;
 pub mod verify;
 
 use crate::Result;
-use crate::engine::index::{Index, IndexHit};
+use crate::engine::index::Index;
 use crate::engine::normalize::{Token, token_chars, tokenize};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
@@ -150,20 +150,22 @@ pub fn check_text(
     // Sources in id order, so equal scores rank the same way every run.
     let mut docs: Vec<_> = by_doc.into_iter().collect();
     docs.sort_unstable_by_key(|(doc, _)| *doc);
-    // The store is read on this thread (one connection); the matching, most of the
-    // time of a check with many sources, runs on all threads, a few sources at a time so
-    // memory holds only their texts.
-    for chunk in docs.chunks(SOURCES_AT_ONCE) {
-        let mut fetched = Vec::with_capacity(chunk.len());
-        for (doc, hits) in chunk {
-            if let Some(src) = sources.source(*doc)? {
-                fetched.push((*doc, src, hits));
-            }
-        }
-        let matched: Vec<Option<Matched>> = fetched
-            .into_par_iter()
-            .map(|(doc, src, hits)| match_source(&suspect, doc, src, hits, params, opts))
-            .collect();
+    // The store is read on this thread (one connection) while the sources read before are
+    // matched on the pool's threads, a few at a time so memory holds only their texts.
+    let mut chunks = docs.chunks(SOURCES_AT_ONCE);
+    let mut next = chunks.next().map(|c| fetch(sources, c)).transpose()?;
+    while let Some(these) = next {
+        let mut matched: Vec<Option<Matched>> = Vec::new();
+        let suspect = &suspect;
+        next = rayon::in_place_scope(|scope| {
+            scope.spawn(|_| {
+                matched = these
+                    .into_par_iter()
+                    .map(|(doc, src, hits)| match_source(suspect, doc, src, hits, params, opts))
+                    .collect();
+            });
+            chunks.next().map(|c| fetch(sources, c)).transpose()
+        })?;
         for (m, token_ranges) in matched.into_iter().flatten() {
             token_ranges.into_iter().for_each(|(start, end)| q_cover.add(start, end));
             sources_out.push(m);
@@ -212,6 +214,21 @@ pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch]) -> f64 {
         .map(|p| (token_at(p.suspect_start), token_at(p.suspect_end)))
         .collect();
     share_of_ranges(&tokens, token_chars(&tokens), ranges)
+}
+
+/// The texts of the sources `chunk` names, with their hits; sources no longer in the
+/// store are left out.
+fn fetch<'a>(
+    sources: &dyn Sources,
+    chunk: &'a [(u32, Vec<(u32, u32, u32)>)],
+) -> Result<Vec<(u32, SourceDoc, &'a [(u32, u32, u32)])>> {
+    let mut fetched = Vec::with_capacity(chunk.len());
+    for (doc, hits) in chunk {
+        if let Some(src) = sources.source(*doc)? {
+            fetched.push((*doc, src, hits.as_slice()));
+        }
+    }
+    Ok(fetched)
 }
 
 /// Sources fetched from the store and matched in parallel at a time.
@@ -390,20 +407,10 @@ fn drop_repeats(mut ps: Vec<(TokenPassage, verify::Verification)>) -> Vec<(Token
 /// Looks every query window up; returns, per source document, (query token, stored window
 /// ordinal, distance) triples.
 fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u32, u32, u32)>> {
-    let per_chunk: Vec<Vec<(u32, IndexHit)>> = fps
-        .par_chunks(4096)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut out = Vec::new();
-            index.query_batch(chunk, max_distance, &mut out);
-            for (position, _) in &mut out {
-                *position += (c * 4096) as u32;
-            }
-            out
-        })
-        .collect();
+    let mut hits = Vec::new();
+    index.query_batch(fps, max_distance, &mut hits);
     let mut by_doc: HashMap<u32, Vec<(u32, u32, u32)>> = HashMap::new();
-    for (q, h) in per_chunk.into_iter().flatten() {
+    for (q, h) in hits {
         by_doc.entry(h.window.doc).or_default().push((q, h.window.ordinal, h.distance));
     }
     by_doc

@@ -21,6 +21,7 @@ impl Permutation {
         self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((fp >> src) & mask(width)) << dst))
     }
 
+    #[inline]
     pub fn invert(&self, permuted: u64) -> u64 {
         self.moves.iter().fold(0, |acc, &(src, width, dst)| acc | (((permuted >> dst) & mask(width)) << src))
     }
