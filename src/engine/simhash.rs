@@ -36,29 +36,48 @@ pub struct Features {
 
 pub fn features(tokens: &[Token], p: &FingerprintParams) -> Features {
     use rayon::prelude::*;
-    let spans = crate::engine::window::query_spans(tokens, p.ngram);
-    // A feature per token: a novel has a million, hashed on all threads.
-    let hashes = spans
-        .par_iter()
-        .with_min_len(1 << 12)
-        .map_init(
-            || Vec::with_capacity(p.ngram * 8),
-            |buf, sp| {
-                buf.clear();
-                tokens[sp.clone()].iter().for_each(|t| buf.extend_from_slice(&t.sym.to_le_bytes()));
-                xxh3_64(buf)
-            },
-        )
+    // A feature per token: a novel has a million, made on all threads in pieces, each
+    // finding its features' ends from its own first token on.
+    const PIECE: usize = 1 << 14;
+    let pieces: Vec<Features> = (0..tokens.len().div_ceil(PIECE))
+        .into_par_iter()
+        .map(|k| features_from(tokens, p, k * PIECE..((k + 1) * PIECE).min(tokens.len())))
         .collect();
-    let weights = match p.weighting {
-        Weighting::Uniform => vec![1; spans.len()],
-        Weighting::Rarity => spans
-            .par_iter()
-            .with_min_len(1 << 12)
-            .map(|sp| (rarity::bits(&tokens[sp.clone()]).round() as i16).clamp(1, MAX_WEIGHT))
-            .collect(),
-    };
-    Features { hashes, ends: spans.iter().map(|sp| sp.end).collect(), weights }
+    let mut all = Features { hashes: Vec::new(), ends: Vec::new(), weights: Vec::new() };
+    for piece in pieces {
+        all.hashes.extend(piece.hashes);
+        all.ends.extend(piece.ends);
+        all.weights.extend(piece.weights);
+    }
+    if all.hashes.is_empty() && !tokens.is_empty() {
+        // Too short for one full feature: one of all its tokens.
+        all = features_of(tokens, p, std::iter::once(0..tokens.len()));
+    }
+    all
+}
+
+/// The full features starting at tokens `starts` (those whose rest reaches `p.ngram` units).
+fn features_from(tokens: &[Token], p: &FingerprintParams, starts: Range<usize>) -> Features {
+    let spans = window::spans_from(tokens, p.ngram as u32, starts);
+    features_of(tokens, p, spans)
+}
+
+/// The features of the token runs `spans`.
+fn features_of(tokens: &[Token], p: &FingerprintParams, spans: impl Iterator<Item = Range<usize>>) -> Features {
+    let mut f = Features { hashes: Vec::new(), ends: Vec::new(), weights: Vec::new() };
+    let mut buf = Vec::with_capacity(p.ngram * 8);
+    for sp in spans {
+        let run = &tokens[sp.clone()];
+        buf.clear();
+        run.iter().for_each(|t| buf.extend_from_slice(&t.sym.to_le_bytes()));
+        f.hashes.push(xxh3_64(&buf));
+        f.weights.push(match p.weighting {
+            Weighting::Uniform => 1,
+            Weighting::Rarity => (rarity::bits(run).round() as i16).clamp(1, MAX_WEIGHT),
+        });
+        f.ends.push(sp.end);
+    }
+    f
 }
 
 /// Fingerprints of the windows `spans` (token ranges with increasing starts and ends):
@@ -190,6 +209,29 @@ mod tests {
 
     const TEXT: &str = "却说张飞拍马赶到关下，关上矢石如雨，不得进而回。次日，张飞又去搦战。\
         曹操在城上看见，张飞一骑当先，厉声大叫：谁敢与我决一死战！";
+
+    /// Features as first written: every token's shortest run of `ngram` units, one pass.
+    fn features_in_one_pass(tokens: &[Token], p: &FingerprintParams) -> Features {
+        features_of(tokens, p, window::query_spans(tokens, p.ngram).into_iter())
+    }
+
+    #[test]
+    fn features_made_in_pieces_are_those_of_one_pass() {
+        let fixture = include_str!("../../tests/fixtures/corpus/sanguoyanyi_000.txt");
+        let words = "It was the best of times it was the worst of times";
+        let mixed: String = fixture
+            .chars()
+            .zip(words.split(' ').cycle())
+            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
+            .collect();
+        for text in [mixed.repeat(6), fixture.repeat(12), "三国".to_string(), "one".to_string(), String::new()] {
+            let tokens = tokenize(&text);
+            for p in [UNIFORM, FingerprintParams::default()] {
+                let (a, b) = (features(&tokens, &p), features_in_one_pass(&tokens, &p));
+                assert_eq!((a.hashes, a.ends, a.weights), (b.hashes, b.ends, b.weights), "{} tokens", tokens.len());
+            }
+        }
+    }
 
     #[test]
     fn running_tally_equals_direct_computation_at_any_step() {

@@ -57,6 +57,32 @@ pub fn spans_reaching<T>(items: &[T], target: u32, units: impl Fn(&T) -> u32) ->
     spans
 }
 
+/// The spans [`query_spans`] gives at the ascending token indexes `starts`, without making
+/// the others: the shortest run from each start that reaches `target` units, until a start
+/// whose rest is too short.
+pub fn spans_from(
+    tokens: &[Token],
+    target: u32,
+    starts: impl IntoIterator<Item = usize>,
+) -> impl Iterator<Item = Range<usize>> {
+    // `have` counts the units of tokens[from..end].
+    let (mut from, mut end, mut have) = (0usize, 0usize, 0u32);
+    starts.into_iter().map_while(move |start| {
+        if start >= end {
+            (from, end, have) = (start, start, 0);
+        }
+        while from < start {
+            have -= tokens[from].units();
+            from += 1;
+        }
+        while end < tokens.len() && have < target {
+            have += tokens[end].units();
+            end += 1;
+        }
+        (have >= target).then_some(start..end)
+    })
+}
+
 /// The stored windows of a stream under `p`: a subset of its [`query_spans`].
 pub fn stored_spans(tokens: &[Token], p: &FingerprintParams) -> Vec<Range<usize>> {
     match p.anchoring {
@@ -83,14 +109,28 @@ fn stored_width(step: usize) -> u32 {
 /// Windows at the [`anchors`] of winnowing `width`, plus the last full window (or the one
 /// window of a stream too short for a full one).
 fn anchored_spans(tokens: &[Token], window: usize, width: u32) -> Vec<Range<usize>> {
-    let all = query_spans(tokens, window);
-    if all.len() <= 1 {
-        return all;
+    use rayon::prelude::*;
+    let target = window as u32;
+    // The last start with a full window: from the end back until `window` units.
+    let mut have = 0;
+    let Some(last_start) = (0..tokens.len()).rev().find(|&i| {
+        have += tokens[i].units();
+        have >= target
+    }) else {
+        // Shorter than one window: one window of it all, as `query_spans` gives.
+        return query_spans(tokens, window);
+    };
+    let last = spans_from(tokens, target, [last_start]).next().expect("a full window from the last start");
+    if last_start == 0 {
+        return vec![last];
     }
-    let mut out: Vec<Range<usize>> = anchors(tokens, width).into_iter().filter_map(|a| all.get(a).cloned()).collect();
-    let last = all.last().expect("two windows at least");
-    if out.last() != Some(last) {
-        out.push(last.clone());
+    let anchors = anchors(tokens, width);
+    let mut out: Vec<Range<usize>> = anchors
+        .par_chunks(1 << 12)
+        .flat_map_iter(|starts| spans_from(tokens, target, starts.iter().copied()))
+        .collect();
+    if out.last() != Some(&last) {
+        out.push(last);
     }
     out
 }
@@ -283,6 +323,46 @@ mod tests {
         for width in [1, 2, 11, 23] {
             let scores = anchor_scores(&tokens);
             assert_eq!(anchors(&tokens, width), winnow(&tokens, &scores, width, 0..tokens.len()), "width {width}");
+        }
+    }
+
+    /// Windows at anchors as first written: all of `query_spans`, then those at the anchors.
+    fn anchored_spans_from_all(tokens: &[Token], window: usize, width: u32) -> Vec<Range<usize>> {
+        let all = query_spans(tokens, window);
+        if all.len() <= 1 {
+            return all;
+        }
+        let mut out: Vec<Range<usize>> =
+            anchors(tokens, width).into_iter().filter_map(|a| all.get(a).cloned()).collect();
+        let last = all.last().expect("two windows at least");
+        if out.last() != Some(last) {
+            out.push(last.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn windows_made_only_at_anchors_are_those_picked_from_every_window() {
+        let fixture = include_str!("../../tests/fixtures/corpus/xiyouji_000.txt");
+        let words = "It was the best of times it was the worst of times";
+        let mixed: String = fixture
+            .chars()
+            .zip(words.split(' ').cycle())
+            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
+            .collect();
+        let mut texts =
+            vec![mixed.repeat(4), fixture.to_string(), "one two three four five six seven eight nine".into()];
+        texts.extend((0..40).map(|n| "天地玄黄 wisdom 宇宙洪荒".chars().take(n).collect::<String>()));
+        for text in texts {
+            let tokens = tokenize(&text);
+            for (window, width) in [(24, 11), (8, 3), (3, 1)] {
+                assert_eq!(
+                    anchored_spans(&tokens, window, width),
+                    anchored_spans_from_all(&tokens, window, width),
+                    "{} tokens, window {window}",
+                    tokens.len()
+                );
+            }
         }
     }
 }

@@ -191,7 +191,7 @@ pub fn match_pair(
     suspect_text: &str,
     source_id: u32,
     source: SourceDoc,
-    hits: &[(u32, u32, u32)],
+    hits: &[WindowHit],
     params: &FingerprintParams,
     opts: &CheckOptions,
 ) -> Option<SourceMatch> {
@@ -220,8 +220,8 @@ pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch]) -> f64 {
 /// store are left out.
 fn fetch<'a>(
     sources: &dyn Sources,
-    chunk: &'a [(u32, Vec<(u32, u32, u32)>)],
-) -> Result<Vec<(u32, SourceDoc, &'a [(u32, u32, u32)])>> {
+    chunk: &'a [(u32, Vec<WindowHit>)],
+) -> Result<Vec<(u32, SourceDoc, &'a [WindowHit])>> {
     let mut fetched = Vec::with_capacity(chunk.len());
     for (doc, hits) in chunk {
         if let Some(src) = sources.source(*doc)? {
@@ -230,6 +230,10 @@ fn fetch<'a>(
     }
     Ok(fetched)
 }
+
+/// A query window that met a stored window of a source: (query window, stored window
+/// ordinal, distance).
+pub type WindowHit = (u32, u32, u32);
 
 /// Sources fetched from the store and matched in parallel at a time.
 const SOURCES_AT_ONCE: usize = 64;
@@ -267,7 +271,7 @@ fn match_source(
     q: &Suspect,
     doc: u32,
     src: SourceDoc,
-    hits: &[(u32, u32, u32)],
+    hits: &[WindowHit],
     params: &FingerprintParams,
     opts: &CheckOptions,
 ) -> Option<Matched> {
@@ -406,10 +410,10 @@ fn drop_repeats(mut ps: Vec<(TokenPassage, verify::Verification)>) -> Vec<(Token
 
 /// Looks every query window up; returns, per source document, (query token, stored window
 /// ordinal, distance) triples.
-fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<(u32, u32, u32)>> {
+fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<WindowHit>> {
     let mut hits = Vec::new();
     index.query_batch(fps, max_distance, &mut hits);
-    let mut by_doc: HashMap<u32, Vec<(u32, u32, u32)>> = HashMap::new();
+    let mut by_doc: HashMap<u32, Vec<WindowHit>> = HashMap::new();
     for (q, h) in hits {
         by_doc.entry(h.window.doc).or_default().push((q, h.window.ordinal, h.distance));
     }

@@ -59,8 +59,8 @@ struct Run {
 /// Queries one task of [`Index::query_batch`] sweeps a table for.
 const SWEEP: usize = 4096;
 
-/// Buckets asked for ahead of the one scanned (a few kilobytes each at 10^8 windows).
-const AHEAD: usize = 4;
+/// Bytes of buckets asked for ahead of the one scanned.
+const LOOK_AHEAD: usize = 16 << 10;
 
 /// A hit of [`Index::query_batch`] before it is resolved to its window.
 struct Found {
@@ -292,6 +292,32 @@ impl Table {
     }
 }
 
+/// (fingerprint in `table`'s arrangement, position) of every query, in the order of their
+/// directory cells: a counting sort on the cell when the queries are many for the cells, as a
+/// novel's are (a fraction of the comparison sort's time), else a comparison sort.
+fn by_cell(table: &Table, fingerprints: &[u64]) -> Vec<(u64, u32)> {
+    let permuted = fingerprints.iter().enumerate().map(|(pos, &fp)| (table.perm.apply(fp), pos as u32));
+    if fingerprints.len() < (1 << table.dir_bits) / 8 {
+        let mut order: Vec<(u64, u32)> = permuted.collect();
+        order.sort_unstable_by_key(|&(p, _)| table.cell(p));
+        return order;
+    }
+    let mut start = vec![0u32; (1 << table.dir_bits) + 1];
+    for &fp in fingerprints {
+        start[table.cell(table.perm.apply(fp)) + 1] += 1;
+    }
+    for c in 1..start.len() {
+        start[c] += start[c - 1];
+    }
+    let mut order = vec![(0u64, 0u32); fingerprints.len()];
+    for (p, pos) in permuted {
+        let at = &mut start[table.cell(p)];
+        order[*at as usize] = (p, pos);
+        *at += 1;
+    }
+    order
+}
+
 /// The `tag_bits` permuted bits after the directory bits.
 #[inline]
 fn tag(permuted: u64, dir_bits: u32, tag_bits: u32) -> u32 {
@@ -365,9 +391,7 @@ impl Index {
             .into_par_iter()
             .flat_map(|t| {
                 let table = &self.tables[t];
-                let mut order: Vec<(u64, u32)> =
-                    fingerprints.iter().enumerate().map(|(pos, &fp)| (table.perm.apply(fp), pos as u32)).collect();
-                order.sort_unstable_by_key(|&(permuted, _)| permuted);
+                let order = by_cell(table, fingerprints);
                 order.par_chunks(SWEEP).flat_map_iter(|chunk| self.sweep(t, chunk, distance)).collect::<Vec<Found>>()
             })
             .collect();
@@ -392,20 +416,25 @@ impl Index {
             }
         };
         let cells: Vec<usize> = order.iter().map(|&(permuted, _)| table.cell(permuted)).collect();
-        for (i, &c) in cells.iter().enumerate().take(AHEAD) {
-            if i == 0 || cells[i - 1] != c {
-                ask_for(c);
-            }
-        }
+        // Buckets are asked for until about `LOOK_AHEAD` bytes ahead of the one scanned are
+        // on their way: a DRAM miss takes as long as scanning several small buckets.
+        let lane_bytes = if t == 0 && table.tags.is_empty() { 8 } else { 4 };
+        let (mut asked, mut asked_until) = (0usize, 0usize); // queries whose bucket is asked for; bytes up to there
+        let mut scanned_bytes = 0usize;
         // Candidates: (fingerprint, position, entry), then slots. Each step asks for the
         // memory the next one reads before any of it is used, so the misses overlap.
         let mut candidates: Vec<(u64, u32, u32)> = Vec::new();
         let mut entries = Vec::new();
         for (i, (&(permuted, position), &c)) in order.iter().zip(&cells).enumerate() {
-            if let Some(&next) = cells.get(i + AHEAD) {
-                if cells[i + AHEAD - 1] != next {
-                    ask_for(next);
+            while asked < cells.len() && (asked <= i || asked_until < scanned_bytes + LOOK_AHEAD) {
+                if asked == 0 || cells[asked - 1] != cells[asked] {
+                    ask_for(cells[asked]);
+                    asked_until += table.bucket(cells[asked]).len() * lane_bytes;
                 }
+                asked += 1;
+            }
+            if i == 0 || cells[i - 1] != c {
+                scanned_bytes += table.bucket(c).len() * lane_bytes;
             }
             let fp = table.perm.invert(permuted);
             entries.clear();
