@@ -296,15 +296,16 @@ impl Table {
 /// directory cells: a counting sort on the cell when the queries are many for the cells, as a
 /// novel's are (a fraction of the comparison sort's time), else a comparison sort.
 fn by_cell(table: &Table, fingerprints: &[u64]) -> Vec<(u64, u32)> {
-    let permuted = fingerprints.iter().enumerate().map(|(pos, &fp)| (table.perm.apply(fp), pos as u32));
+    let permuted: Vec<(u64, u32)> =
+        fingerprints.iter().enumerate().map(|(pos, &fp)| (table.perm.apply(fp), pos as u32)).collect();
     if fingerprints.len() < (1 << table.dir_bits) / 8 {
-        let mut order: Vec<(u64, u32)> = permuted.collect();
+        let mut order = permuted;
         order.sort_unstable_by_key(|&(p, _)| table.cell(p));
         return order;
     }
     let mut start = vec![0u32; (1 << table.dir_bits) + 1];
-    for &fp in fingerprints {
-        start[table.cell(table.perm.apply(fp)) + 1] += 1;
+    for &(p, _) in &permuted {
+        start[table.cell(p) + 1] += 1;
     }
     for c in 1..start.len() {
         start[c] += start[c - 1];

@@ -1,8 +1,8 @@
 //! Scanning a bucket: which lanes (tags or fingerprints) are within the distance of a query.
 //!
 //! This is the inner loop of every lookup (at 10^8 windows a novel's check compares about
-//! 800 million lanes), so it has an AVX2 version chosen at run time, and a portable one
-//! that is also the reference the AVX2 version is tested against.
+//! 800 million lanes), so it has AVX-512 (with its vector popcount) and AVX2 versions chosen
+//! at run time, and a portable one that is also the reference both are tested against.
 
 /// Lanes compared at a time (one bit of a mask each).
 const LANES: usize = 32;
@@ -81,7 +81,7 @@ fn close_mask<T: Lane>(lanes: &[T], want: T, care: T, exact: T, distance: u32) -
 }
 
 macro_rules! lane {
-    ($t:ty, $avx2:path) => {
+    ($t:ty, $avx2:path, $avx512:path) => {
         impl Lane for $t {
             const ZERO: $t = 0;
             fn xor(self, o: $t) -> $t {
@@ -103,6 +103,12 @@ macro_rules! lane {
                 out: &mut Vec<u32>,
             ) -> bool {
                 #[cfg(target_arch = "x86_64")]
+                if avx512::available() {
+                    // SAFETY: the CPU has AVX-512 F, BW and VPOPCNTDQ (checked just above).
+                    unsafe { $avx512(lanes, want, care, exact, distance, out) };
+                    return true;
+                }
+                #[cfg(target_arch = "x86_64")]
                 if std::arch::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU has AVX2 (checked just above).
                     unsafe { $avx2(lanes, want, care, exact, distance, out) };
@@ -114,8 +120,8 @@ macro_rules! lane {
         }
     };
 }
-lane!(u32, avx2::close_lanes_u32);
-lane!(u64, avx2::close_lanes_u64);
+lane!(u32, avx2::close_lanes_u32, avx512::close_lanes_u32);
+lane!(u64, avx2::close_lanes_u64, avx512::close_lanes_u64);
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
@@ -187,6 +193,83 @@ mod avx2 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::LANES;
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU has the AVX-512 parts the scan uses (a vector popcount and masks).
+    #[inline]
+    pub fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+
+    /// [`super::close_lanes`] 16 `u32` lanes to a register, counting bits directly.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
+    pub fn close_lanes_u32(lanes: &[u32], want: u32, care: u32, exact: u32, distance: u32, out: &mut Vec<u32>) {
+        let (w, c, e) =
+            (_mm512_set1_epi32(want as i32), _mm512_set1_epi32(care as i32), _mm512_set1_epi32(exact as i32));
+        let limit = _mm512_set1_epi32(distance as i32);
+        let mut chunks = lanes.chunks_exact(LANES);
+        let mut base = 0u32;
+        for chunk in &mut chunks {
+            let mut mask = 0u32;
+            for (i, sixteen) in chunk.chunks_exact(16).enumerate() {
+                // SAFETY: `sixteen` holds 16 u32s, 64 bytes; loadu needs no alignment.
+                let v = unsafe { _mm512_loadu_si512(sixteen.as_ptr().cast()) };
+                let x = _mm512_xor_si512(v, w);
+                let near = _mm512_cmple_epu32_mask(_mm512_popcnt_epi32(_mm512_and_si512(x, c)), limit);
+                let clean = _mm512_testn_epi32_mask(x, e);
+                mask |= u32::from(near & clean) << (i * 16);
+            }
+            super::push_set_bits(mask, base, out);
+            base += LANES as u32;
+        }
+        let tail = super::close_mask(chunks.remainder(), want, care, exact, distance);
+        super::push_set_bits(tail, base, out);
+    }
+
+    /// [`super::close_lanes`] 8 `u64` lanes to a register.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
+    pub fn close_lanes_u64(lanes: &[u64], want: u64, care: u64, exact: u64, distance: u32, out: &mut Vec<u32>) {
+        let (w, c, e) =
+            (_mm512_set1_epi64(want as i64), _mm512_set1_epi64(care as i64), _mm512_set1_epi64(exact as i64));
+        let limit = _mm512_set1_epi64(i64::from(distance));
+        let mut chunks = lanes.chunks_exact(LANES);
+        let mut base = 0u32;
+        for chunk in &mut chunks {
+            let mut mask = 0u32;
+            for (i, eight) in chunk.chunks_exact(8).enumerate() {
+                // SAFETY: `eight` holds 8 u64s, 64 bytes; loadu needs no alignment.
+                let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
+                let x = _mm512_xor_si512(v, w);
+                let near = _mm512_cmple_epu64_mask(_mm512_popcnt_epi64(_mm512_and_si512(x, c)), limit);
+                let clean = _mm512_testn_epi64_mask(x, e);
+                mask |= u32::from(near & clean) << (i * 8);
+            }
+            super::push_set_bits(mask, base, out);
+            base += LANES as u32;
+        }
+        let tail = super::close_mask(chunks.remainder(), want, care, exact, distance);
+        super::push_set_bits(tail, base, out);
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod avx512 {
+    pub fn available() -> bool {
+        false
+    }
+    pub unsafe fn close_lanes_u32(_: &[u32], _: u32, _: u32, _: u32, _: u32, _: &mut Vec<u32>) {
+        unreachable!("only called on x86-64")
+    }
+    pub unsafe fn close_lanes_u64(_: &[u64], _: u64, _: u64, _: u64, _: u32, _: &mut Vec<u32>) {
+        unreachable!("only called on x86-64")
+    }
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 mod avx2 {
     pub unsafe fn close_lanes_u32(_: &[u32], _: u32, _: u32, _: u32, _: u32, _: &mut Vec<u32>) {
@@ -222,38 +305,71 @@ mod tests {
         out
     }
 
-    #[test]
-    fn the_vector_scan_agrees_with_the_portable_one_and_with_popcount() {
-        let mut rng = fastrand::Rng::with_seed(3);
-        for distance in 0..=4 {
-            let want = rng.u32(..);
-            let (care, exact) = (u32::MAX >> 11, 0b1111 << 17);
-            let lanes = lanes_near(want, |x, b| x ^ 1 << b, 21, &mut rng);
-            let mut fast = Vec::new();
-            close_lanes(&lanes, want, care, exact, distance, &mut fast);
-            let by_popcount: Vec<u32> = (0..lanes.len() as u32)
-                .filter(|&j| {
-                    let x = lanes[j as usize] ^ want;
-                    (x & care).count_ones() <= distance && x & exact == 0
-                })
-                .collect();
-            assert_eq!(fast, by_popcount, "u32, distance {distance}");
-            assert_eq!(fast, reference(&lanes, want, care, exact, distance));
-            assert!(!fast.is_empty() && fast.len() < lanes.len());
+    /// Every scan this CPU can run: (name, u32 scan, u64 scan).
+    type Scan32 = fn(&[u32], u32, u32, u32, u32, &mut Vec<u32>);
+    type Scan64 = fn(&[u64], u64, u64, u64, u32, &mut Vec<u32>);
+    fn scans() -> Vec<(&'static str, Scan32, Scan64)> {
+        let mut all: Vec<(&'static str, Scan32, Scan64)> = vec![("dispatched", close_lanes, close_lanes)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY (both): called only on this CPU, which has AVX2.
+                all.push((
+                    "avx2",
+                    |l, w, c, e, d, o| unsafe { avx2::close_lanes_u32(l, w, c, e, d, o) },
+                    |l, w, c, e, d, o| unsafe { avx2::close_lanes_u64(l, w, c, e, d, o) },
+                ));
+            }
+            if avx512::available() {
+                // SAFETY (both): called only on this CPU, which has the AVX-512 parts.
+                all.push((
+                    "avx512",
+                    |l, w, c, e, d, o| unsafe { avx512::close_lanes_u32(l, w, c, e, d, o) },
+                    |l, w, c, e, d, o| unsafe { avx512::close_lanes_u64(l, w, c, e, d, o) },
+                ));
+            }
+        }
+        all
+    }
 
-            let want = rng.u64(..);
-            let lanes = lanes_near(want, |x, b| x ^ 1 << b, 64, &mut rng);
-            let exact = 0xffff << 48;
-            let mut fast = Vec::new();
-            close_lanes(&lanes, want, u64::MAX, exact, distance, &mut fast);
-            let by_popcount: Vec<u32> = (0..lanes.len() as u32)
-                .filter(|&j| {
-                    let x = lanes[j as usize] ^ want;
-                    x.count_ones() <= distance && x & exact == 0
-                })
-                .collect();
-            assert_eq!(fast, by_popcount, "u64, distance {distance}");
-            assert_eq!(fast, reference(&lanes, want, u64::MAX, exact, distance));
+    #[test]
+    fn every_vector_scan_agrees_with_the_portable_one_and_with_popcount() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for (name, scan32, scan64) in scans() {
+            for distance in 0..=4 {
+                let want = rng.u32(..);
+                let (care, exact) = (u32::MAX >> 11, 0b1111 << 17);
+                let lanes = lanes_near(want, |x, b| x ^ 1 << b, 21, &mut rng);
+                let mut fast = Vec::new();
+                scan32(&lanes, want, care, exact, distance, &mut fast);
+                let by_popcount: Vec<u32> = (0..lanes.len() as u32)
+                    .filter(|&j| {
+                        let x = lanes[j as usize] ^ want;
+                        (x & care).count_ones() <= distance && x & exact == 0
+                    })
+                    .collect();
+                assert_eq!(fast, by_popcount, "{name}, u32, distance {distance}");
+                assert_eq!(fast, reference(&lanes, want, care, exact, distance));
+                assert!(!fast.is_empty() && fast.len() < lanes.len());
+
+                let want = rng.u64(..);
+                let lanes = lanes_near(want, |x, b| x ^ 1 << b, 64, &mut rng);
+                let exact = 0xffff << 48;
+                let mut fast = Vec::new();
+                scan64(&lanes, want, u64::MAX, exact, distance, &mut fast);
+                let by_popcount: Vec<u32> = (0..lanes.len() as u32)
+                    .filter(|&j| {
+                        let x = lanes[j as usize] ^ want;
+                        x.count_ones() <= distance && x & exact == 0
+                    })
+                    .collect();
+                assert_eq!(fast, by_popcount, "{name}, u64, distance {distance}");
+                assert_eq!(fast, reference(&lanes, want, u64::MAX, exact, distance));
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(scans().len() >= 2, "the AVX2 scan is tested on a CPU that has it");
         }
     }
 }
