@@ -13,6 +13,7 @@ pub trait Lane: Copy + PartialEq {
     fn xor(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn clear_lowest(self) -> Self;
+    fn not(self) -> Self;
     /// [`close_lanes`] with the CPU's vector instructions, if it has them (false if not).
     fn close_lanes_fast(lanes: &[Self], want: Self, care: Self, exact: Self, distance: u32, out: &mut Vec<u32>)
     -> bool;
@@ -45,7 +46,15 @@ fn close_lanes_with<T: Lane>(
         push_set_bits(mask(chunk, want, care, exact, distance), base, out);
         base += LANES as u32;
     }
-    push_set_bits(close_mask(chunks.remainder(), want, care, exact, distance), base, out);
+    // The last few lanes go through the same vector code, padded with lanes that differ
+    // from `want` in every bit (so never close) and masked off after.
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut padded = [want.not(); LANES];
+        padded[..rest.len()].copy_from_slice(rest);
+        let real = u32::MAX >> (LANES - rest.len());
+        push_set_bits(mask(&padded, want, care, exact, distance) & real, base, out);
+    }
 }
 
 #[inline(always)]
@@ -92,6 +101,9 @@ macro_rules! lane {
             }
             fn clear_lowest(self) -> $t {
                 self & self.wrapping_sub(1)
+            }
+            fn not(self) -> $t {
+                !self
             }
             #[inline(always)]
             fn close_lanes_fast(
@@ -195,7 +207,7 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::LANES;
+    use super::{LANES, close_lanes_with};
     use std::arch::x86_64::*;
 
     /// Whether this CPU has the AVX-512 parts the scan uses (a vector popcount and masks).
@@ -206,54 +218,56 @@ mod avx512 {
             && std::arch::is_x86_feature_detected!("avx512bw")
     }
 
-    /// [`super::close_lanes`] 16 `u32` lanes to a register, counting bits directly.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
     pub fn close_lanes_u32(lanes: &[u32], want: u32, care: u32, exact: u32, distance: u32, out: &mut Vec<u32>) {
+        close_lanes_with(lanes, want, care, exact, distance, out, |chunk, w, c, e, d| {
+            close_mask_u32(chunk, w, c, e, d)
+        });
+    }
+
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
+    pub fn close_lanes_u64(lanes: &[u64], want: u64, care: u64, exact: u64, distance: u32, out: &mut Vec<u32>) {
+        close_lanes_with(lanes, want, care, exact, distance, out, |chunk, w, c, e, d| {
+            close_mask_u64(chunk, w, c, e, d)
+        });
+    }
+
+    /// [`super::close_mask`] for 32 `u32` lanes, 16 to a register, counting bits directly.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
+    #[inline]
+    fn close_mask_u32(lanes: &[u32; LANES], want: u32, care: u32, exact: u32, distance: u32) -> u32 {
         let (w, c, e) =
             (_mm512_set1_epi32(want as i32), _mm512_set1_epi32(care as i32), _mm512_set1_epi32(exact as i32));
         let limit = _mm512_set1_epi32(distance as i32);
-        let mut chunks = lanes.chunks_exact(LANES);
-        let mut base = 0u32;
-        for chunk in &mut chunks {
-            let mut mask = 0u32;
-            for (i, sixteen) in chunk.chunks_exact(16).enumerate() {
-                // SAFETY: `sixteen` holds 16 u32s, 64 bytes; loadu needs no alignment.
-                let v = unsafe { _mm512_loadu_si512(sixteen.as_ptr().cast()) };
-                let x = _mm512_xor_si512(v, w);
-                let near = _mm512_cmple_epu32_mask(_mm512_popcnt_epi32(_mm512_and_si512(x, c)), limit);
-                let clean = _mm512_testn_epi32_mask(x, e);
-                mask |= u32::from(near & clean) << (i * 16);
-            }
-            super::push_set_bits(mask, base, out);
-            base += LANES as u32;
+        let mut mask = 0u32;
+        for (i, sixteen) in lanes.chunks_exact(16).enumerate() {
+            // SAFETY: `sixteen` holds 16 u32s, 64 bytes; loadu needs no alignment.
+            let v = unsafe { _mm512_loadu_si512(sixteen.as_ptr().cast()) };
+            let x = _mm512_xor_si512(v, w);
+            let near = _mm512_cmple_epu32_mask(_mm512_popcnt_epi32(_mm512_and_si512(x, c)), limit);
+            let clean = _mm512_testn_epi32_mask(x, e);
+            mask |= u32::from(near & clean) << (i * 16);
         }
-        let tail = super::close_mask(chunks.remainder(), want, care, exact, distance);
-        super::push_set_bits(tail, base, out);
+        mask
     }
 
-    /// [`super::close_lanes`] 8 `u64` lanes to a register.
+    /// [`super::close_mask`] for 32 `u64` lanes, 8 to a register.
     #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512bw")]
-    pub fn close_lanes_u64(lanes: &[u64], want: u64, care: u64, exact: u64, distance: u32, out: &mut Vec<u32>) {
+    #[inline]
+    fn close_mask_u64(lanes: &[u64; LANES], want: u64, care: u64, exact: u64, distance: u32) -> u32 {
         let (w, c, e) =
             (_mm512_set1_epi64(want as i64), _mm512_set1_epi64(care as i64), _mm512_set1_epi64(exact as i64));
         let limit = _mm512_set1_epi64(i64::from(distance));
-        let mut chunks = lanes.chunks_exact(LANES);
-        let mut base = 0u32;
-        for chunk in &mut chunks {
-            let mut mask = 0u32;
-            for (i, eight) in chunk.chunks_exact(8).enumerate() {
-                // SAFETY: `eight` holds 8 u64s, 64 bytes; loadu needs no alignment.
-                let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
-                let x = _mm512_xor_si512(v, w);
-                let near = _mm512_cmple_epu64_mask(_mm512_popcnt_epi64(_mm512_and_si512(x, c)), limit);
-                let clean = _mm512_testn_epi64_mask(x, e);
-                mask |= u32::from(near & clean) << (i * 8);
-            }
-            super::push_set_bits(mask, base, out);
-            base += LANES as u32;
+        let mut mask = 0u32;
+        for (i, eight) in lanes.chunks_exact(8).enumerate() {
+            // SAFETY: `eight` holds 8 u64s, 64 bytes; loadu needs no alignment.
+            let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
+            let x = _mm512_xor_si512(v, w);
+            let near = _mm512_cmple_epu64_mask(_mm512_popcnt_epi64(_mm512_and_si512(x, c)), limit);
+            let clean = _mm512_testn_epi64_mask(x, e);
+            mask |= u32::from(near & clean) << (i * 8);
         }
-        let tail = super::close_mask(chunks.remainder(), want, care, exact, distance);
-        super::push_set_bits(tail, base, out);
+        mask
     }
 }
 
