@@ -100,58 +100,73 @@ pub fn tokenize(text: &str) -> Vec<Token> {
 
 /// Tokens of `text`, whose first char is char `first` of the whole.
 fn tokenize_from(text: &str, first: u32) -> Vec<Token> {
-    let mut out = Vec::with_capacity(text.len() / 3);
-    let mut word = String::new();
-    // The word being collected covers chars word_start..word_end: its end is the char after
-    // the last letter, digit or combining mark added, which matters when one char folds into
-    // several (㋀ → "1月": the word "1" ends where 月 begins, inside the same char).
-    let (mut word_start, mut word_end) = (0u32, 0u32);
-    let push_word = |word: &mut String, start: u32, end: u32, out: &mut Vec<Token>| {
-        if !word.is_empty() {
-            out.push(Token { sym: word_symbol(word), start, end });
-            word.clear();
-        }
-    };
-    let mut folded = String::new();
+    let mut t = Tokens { out: Vec::with_capacity(text.len() / 3), word: String::new(), word_start: 0, word_end: 0 };
+    let table = initials_table();
     for (i, c) in text.chars().enumerate() {
         let i = first + i as u32;
-        // Fast path: ASCII and unified ideographs are their own NFKC form.
-        folded.clear();
+        // Fast paths: ASCII and unified ideographs are their own NFKC form.
         if c.is_ascii() || ('\u{4e00}'..='\u{9fff}').contains(&c) {
-            folded.push(c);
+            t.take(table, c, i);
         } else {
-            folded.extend(std::iter::once(c).nfkc());
-        }
-        for f in folded.chars() {
-            if let Some(sym) = han_symbol(f) {
-                push_word(&mut word, word_start, word_end, &mut out);
-                out.push(Token { sym, start: i, end: i + 1 });
-            } else if is_syllabic(f) {
-                push_word(&mut word, word_start, word_end, &mut out);
-                out.push(Token { sym: HASHED | f as u64, start: i, end: i + 1 });
-            } else if f.is_alphanumeric() {
-                if word.is_empty() {
-                    word_start = i;
-                }
-                word.extend(f.to_lowercase());
-                word_end = i + 1;
-            } else if is_combining(f) {
-                // Combining marks (e.g. from NFKC of accented letters) stay inside the word.
-                if !word.is_empty() {
-                    word_end = i + 1;
-                }
-            } else {
-                push_word(&mut word, word_start, word_end, &mut out);
-            }
+            std::iter::once(c).nfkc().for_each(|f| t.take(table, f, i));
         }
     }
-    push_word(&mut word, word_start, word_end, &mut out);
-    out
+    t.push_word();
+    t.out
 }
 
-/// The token symbol of a Han character, or `None` if `c` is not Han.
-fn han_symbol(c: char) -> Option<u64> {
-    let table = initials_table();
+/// Tokens as [`tokenize_from`] makes them, with the word being collected.
+struct Tokens {
+    out: Vec<Token>,
+    word: String,
+    /// The word being collected covers chars word_start..word_end: its end is the char after
+    /// the last letter, digit or combining mark added, which matters when one char folds
+    /// into several (㋀ → "1月": the word "1" ends where 月 begins, inside the same char).
+    word_start: u32,
+    word_end: u32,
+}
+
+impl Tokens {
+    /// Takes `f`, a char of the NFKC form of the text's char `i`.
+    #[inline]
+    fn take(&mut self, table: &InitialsTable, f: char, i: u32) {
+        if let Some(sym) = han_symbol(table, f) {
+            self.push_word();
+            self.out.push(Token { sym, start: i, end: i + 1 });
+        } else if is_syllabic(f) {
+            self.push_word();
+            self.out.push(Token { sym: HASHED | f as u64, start: i, end: i + 1 });
+        } else if f.is_alphanumeric() {
+            if self.word.is_empty() {
+                self.word_start = i;
+            }
+            if f.is_ascii() {
+                self.word.push(f.to_ascii_lowercase());
+            } else {
+                self.word.extend(f.to_lowercase());
+            }
+            self.word_end = i + 1;
+        } else if is_combining(f) {
+            // Combining marks (e.g. from NFKC of accented letters) stay inside the word.
+            if !self.word.is_empty() {
+                self.word_end = i + 1;
+            }
+        } else {
+            self.push_word();
+        }
+    }
+
+    fn push_word(&mut self) {
+        if !self.word.is_empty() {
+            self.out.push(Token { sym: word_symbol(&self.word), start: self.word_start, end: self.word_end });
+            self.word.clear();
+        }
+    }
+}
+
+/// The token symbol of a Han character (its initial in `table`), or `None` if `c` is not Han.
+#[inline]
+fn han_symbol(table: &InitialsTable, c: char) -> Option<u64> {
     let cp = c as u32;
     let letter = if (BMP_HAN_START..=BMP_HAN_END).contains(&cp) {
         table.bmp[(cp - BMP_HAN_START) as usize]
