@@ -218,12 +218,7 @@ mod tests {
     #[test]
     fn features_made_in_pieces_are_those_of_one_pass() {
         let fixture = include_str!("../../tests/fixtures/corpus/sanguoyanyi_000.txt");
-        let words = "It was the best of times it was the worst of times";
-        let mixed: String = fixture
-            .chars()
-            .zip(words.split(' ').cycle())
-            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
-            .collect();
+        let mixed = crate::engine::test_texts::han_with_words(fixture);
         for text in [mixed.repeat(6), fixture.repeat(12), "三国".to_string(), "one".to_string(), String::new()] {
             let tokens = tokenize(&text);
             for p in [UNIFORM, FingerprintParams::default()] {

@@ -310,14 +310,8 @@ mod tests {
 
     #[test]
     fn a_long_text_winnowed_in_pieces_gets_the_anchors_of_one_pass() {
-        // Han and English mixed, so pieces start inside runs of three-unit words too.
         let fixture = include_str!("../../tests/fixtures/corpus/xiyouji_000.txt");
-        let words = "It was the best of times it was the worst of times ";
-        let text: String = fixture
-            .chars()
-            .zip(words.split(' ').cycle())
-            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
-            .collect();
+        let text = crate::engine::test_texts::han_with_words(fixture);
         let tokens = tokenize(&text.repeat(12));
         assert!(tokens.len() > 4 << 15, "{} tokens", tokens.len());
         for width in [1, 2, 11, 23] {
@@ -344,12 +338,7 @@ mod tests {
     #[test]
     fn windows_made_only_at_anchors_are_those_picked_from_every_window() {
         let fixture = include_str!("../../tests/fixtures/corpus/xiyouji_000.txt");
-        let words = "It was the best of times it was the worst of times";
-        let mixed: String = fixture
-            .chars()
-            .zip(words.split(' ').cycle())
-            .flat_map(|(c, w)| [c.to_string(), format!(" {w} ")])
-            .collect();
+        let mixed = crate::engine::test_texts::han_with_words(fixture);
         let mut texts =
             vec![mixed.repeat(4), fixture.to_string(), "one two three four five six seven eight nine".into()];
         texts.extend((0..40).map(|n| "天地玄黄 wisdom 宇宙洪荒".chars().take(n).collect::<String>()));
