@@ -240,9 +240,9 @@ fn check_bench(store: &Path, opts: &BenchOptions, classics: &Path, emit: &dyn Fn
     // Each step is timed over several runs and reported by its median (the first run also
     // reads the sources' texts from SQLite; a 2-core machine shared with others is noisy).
     let runs = opts.check_runs.max(1);
-    let median = |mut runs: Vec<f64>| {
-        runs.sort_by(f64::total_cmp);
-        runs[runs.len() / 2]
+    let median = |mut seconds: Vec<f64>| {
+        seconds.sort_by(f64::total_cmp);
+        seconds[seconds.len() / 2]
     };
     let timed = |f: &mut dyn FnMut()| {
         median(

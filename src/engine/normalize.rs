@@ -65,6 +65,9 @@ pub fn word_symbol(word: &str) -> u64 {
     xxh3_64(word.as_bytes()) | HASHED | WORD
 }
 
+/// The CJK Unified Ideographs block: each is its own NFKC form, and a Han token.
+const UNIFIED_IDEOGRAPHS: std::ops::RangeInclusive<char> = '\u{4e00}'..='\u{9fff}';
+
 /// Tokens of `text`, in order. A long text (a novel) is cut into pieces tokenized on all
 /// threads; a cut falls just after white space or a Han character, where no word is open,
 /// so the pieces' tokens are the text's.
@@ -78,9 +81,8 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let mut at = PIECE;
     while at < text.len() {
         let from = text.ceil_char_boundary(at);
-        let Some((i, c)) = text[from..]
-            .char_indices()
-            .find(|&(_, c)| c.is_ascii_whitespace() || ('\u{4e00}'..='\u{9fff}').contains(&c))
+        let Some((i, c)) =
+            text[from..].char_indices().find(|&(_, c)| c.is_ascii_whitespace() || UNIFIED_IDEOGRAPHS.contains(&c))
         else {
             break;
         };
@@ -100,15 +102,20 @@ pub fn tokenize(text: &str) -> Vec<Token> {
 
 /// Tokens of `text`, whose first char is char `first` of the whole.
 fn tokenize_from(text: &str, first: u32) -> Vec<Token> {
-    let mut t = Tokens { out: Vec::with_capacity(text.len() / 3), word: String::new(), word_start: 0, word_end: 0 };
-    let table = initials_table();
+    let mut t = Tokens {
+        table: initials_table(),
+        out: Vec::with_capacity(text.len() / 3),
+        word: String::new(),
+        word_start: 0,
+        word_end: 0,
+    };
     for (i, c) in text.chars().enumerate() {
         let i = first + i as u32;
         // Fast paths: ASCII and unified ideographs are their own NFKC form.
-        if c.is_ascii() || ('\u{4e00}'..='\u{9fff}').contains(&c) {
-            t.take(table, c, i);
+        if c.is_ascii() || UNIFIED_IDEOGRAPHS.contains(&c) {
+            t.take(c, i);
         } else {
-            std::iter::once(c).nfkc().for_each(|f| t.take(table, f, i));
+            std::iter::once(c).nfkc().for_each(|f| t.take(f, i));
         }
     }
     t.push_word();
@@ -117,6 +124,7 @@ fn tokenize_from(text: &str, first: u32) -> Vec<Token> {
 
 /// Tokens as [`tokenize_from`] makes them, with the word being collected.
 struct Tokens {
+    table: &'static InitialsTable,
     out: Vec<Token>,
     word: String,
     /// The word being collected covers chars word_start..word_end: its end is the char after
@@ -129,8 +137,8 @@ struct Tokens {
 impl Tokens {
     /// Takes `f`, a char of the NFKC form of the text's char `i`.
     #[inline]
-    fn take(&mut self, table: &InitialsTable, f: char, i: u32) {
-        if let Some(sym) = han_symbol(table, f) {
+    fn take(&mut self, f: char, i: u32) {
+        if let Some(sym) = han_symbol(self.table, f) {
             self.push_word();
             self.out.push(Token { sym, start: i, end: i + 1 });
         } else if is_syllabic(f) {

@@ -58,7 +58,7 @@ pub fn features(tokens: &[Token], p: &FingerprintParams) -> Features {
 
 /// The full features starting at tokens `starts` (those whose rest reaches `p.ngram` units).
 fn features_from(tokens: &[Token], p: &FingerprintParams, starts: Range<usize>) -> Features {
-    let spans = window::spans_from(tokens, p.ngram as u32, starts);
+    let spans = window::spans_from(tokens, p.ngram as u32, Token::units, starts);
     features_of(tokens, p, spans)
 }
 

@@ -39,44 +39,34 @@ pub fn query_spans(tokens: &[Token], window: usize) -> Vec<Range<usize>> {
 /// Windows are runs of tokens, and shingles (`check::verify`) runs of token symbols.
 pub fn spans_reaching<T>(items: &[T], target: u32, units: impl Fn(&T) -> u32) -> Vec<Range<usize>> {
     let mut spans = Vec::with_capacity(items.len());
-    let (mut end, mut have) = (0usize, 0u32);
-    for start in 0..items.len() {
-        while end < items.len() && have < target {
-            have += units(&items[end]);
-            end += 1;
-        }
-        if have < target {
-            break;
-        }
-        spans.push(start..end);
-        have -= units(&items[start]);
-    }
+    spans.extend(spans_from(items, target, units, 0..items.len()));
     if spans.is_empty() && !items.is_empty() {
         spans.push(0..items.len());
     }
     spans
 }
 
-/// The spans [`query_spans`] gives at the ascending token indexes `starts`, without making
+/// The spans [`spans_reaching`] gives at the ascending indexes `starts`, without making
 /// the others: the shortest run from each start that reaches `target` units, until a start
 /// whose rest is too short.
-pub fn spans_from(
-    tokens: &[Token],
+pub fn spans_from<T>(
+    items: &[T],
     target: u32,
+    units: impl Fn(&T) -> u32,
     starts: impl IntoIterator<Item = usize>,
 ) -> impl Iterator<Item = Range<usize>> {
-    // `have` counts the units of tokens[from..end].
+    // `have` counts the units of items[from..end].
     let (mut from, mut end, mut have) = (0usize, 0usize, 0u32);
     starts.into_iter().map_while(move |start| {
         if start >= end {
             (from, end, have) = (start, start, 0);
         }
         while from < start {
-            have -= tokens[from].units();
+            have -= units(&items[from]);
             from += 1;
         }
-        while end < tokens.len() && have < target {
-            have += tokens[end].units();
+        while end < items.len() && have < target {
+            have += units(&items[end]);
             end += 1;
         }
         (have >= target).then_some(start..end)
@@ -120,14 +110,15 @@ fn anchored_spans(tokens: &[Token], window: usize, width: u32) -> Vec<Range<usiz
         // Shorter than one window: one window of it all, as `query_spans` gives.
         return query_spans(tokens, window);
     };
-    let last = spans_from(tokens, target, [last_start]).next().expect("a full window from the last start");
+    let last =
+        spans_from(tokens, target, Token::units, [last_start]).next().expect("a full window from the last start");
     if last_start == 0 {
         return vec![last];
     }
     let anchors = anchors(tokens, width);
     let mut out: Vec<Range<usize>> = anchors
         .par_chunks(1 << 12)
-        .flat_map_iter(|starts| spans_from(tokens, target, starts.iter().copied()))
+        .flat_map_iter(|starts| spans_from(tokens, target, Token::units, starts.iter().copied()))
         .collect();
     if out.last() != Some(&last) {
         out.push(last);
@@ -314,8 +305,8 @@ mod tests {
         let text = crate::engine::test_texts::han_with_words(fixture);
         let tokens = tokenize(&text.repeat(12));
         assert!(tokens.len() > 4 << 15, "{} tokens", tokens.len());
+        let scores = anchor_scores(&tokens);
         for width in [1, 2, 11, 23] {
-            let scores = anchor_scores(&tokens);
             assert_eq!(anchors(&tokens, width), winnow(&tokens, &scores, width, 0..tokens.len()), "width {width}");
         }
     }

@@ -11,7 +11,7 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
-use zhiwen::engine::check::{CheckOptions, SourceDoc, match_pair};
+use zhiwen::engine::check::{CheckOptions, SourceDoc, WindowHit, match_pair};
 use zhiwen::engine::index::group_join::{self, Combination, GroupPair};
 use zhiwen::engine::params::FingerprintParams;
 
@@ -176,7 +176,7 @@ fn match_passages(
     let options: CheckOptions =
         if options.is_empty() { CheckOptions::default() } else { serde_json::from_str(options).map_err(bad)? };
     let (q, s, d) = (ints(&hits.0, "suspect_ordinal")?, ints(&hits.0, "source_ordinal")?, ints(&hits.0, "distance")?);
-    let hits: Vec<(u32, u32, u32)> = (0..q.len()).map(|i| (q[i] as u32, s[i] as u32, d[i] as u32)).collect();
+    let hits: Vec<WindowHit> = (0..q.len()).map(|i| (q[i] as u32, s[i] as u32, d[i] as u32)).collect();
     let found = py.detach(|| {
         let source = SourceDoc { path: String::new(), title: String::new(), text: source_text };
         match_pair(&suspect_text, source_id, source, &hits, &params, &options)

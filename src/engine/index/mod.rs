@@ -403,14 +403,14 @@ impl Index {
         out.extend(found.iter().map(|f| (f.position, self.hit(f.slot as usize, f.distance))));
     }
 
-    #[inline(never)]
     /// The hits of table `t` for the queries in `order`: (fingerprint in the table's
     /// arrangement, position), sorted.
     fn sweep(&self, t: usize, order: &[(u64, u32)], distance: u32) -> Vec<Found> {
         let table = &self.tables[t];
+        let in_place = self.scans_fingerprints(t);
         let ask_for = |c: usize| {
             let range = table.bucket(c);
-            if t == 0 && table.tags.is_empty() {
+            if in_place {
                 self.fps[range].iter().step_by(8).for_each(prefetch);
             } else {
                 table.tags[range].iter().step_by(16).for_each(prefetch);
@@ -419,7 +419,7 @@ impl Index {
         let cells: Vec<usize> = order.iter().map(|&(permuted, _)| table.cell(permuted)).collect();
         // Buckets are asked for until about `LOOK_AHEAD` bytes ahead of the one scanned are
         // on their way: a DRAM miss takes as long as scanning several small buckets.
-        let lane_bytes = if t == 0 && table.tags.is_empty() { 8 } else { 4 };
+        let lane_bytes = if in_place { 8 } else { 4 };
         let (mut asked, mut asked_until) = (0usize, 0usize); // queries whose bucket is asked for; bytes up to there
         let mut scanned_bytes = 0usize;
         // Candidates: (fingerprint, position, entry), then slots. Each step asks for the
@@ -475,7 +475,7 @@ impl Index {
     ) {
         let table = &self.tables[t];
         let from = out.len();
-        if t == 0 && table.tags.is_empty() {
+        if self.scans_fingerprints(t) {
             scan::close_lanes(&self.fps[range.clone()], fingerprint, u64::MAX, table.key_mask, distance, out);
         } else {
             let want = tag(permuted, table.dir_bits, table.tag_bits);
@@ -485,6 +485,13 @@ impl Index {
         for j in &mut out[from..] {
             *j += range.start as u32;
         }
+    }
+
+    /// Whether table `t` is scanned through the fingerprints themselves (table 0 of an
+    /// index below [`TABLE0_TAGS_FROM`]) rather than through tags.
+    #[inline]
+    fn scans_fingerprints(&self, t: usize) -> bool {
+        t == 0 && self.tables[0].tags.is_empty()
     }
 
     /// The slot in `fps` of table `t`'s `entry`.

@@ -271,29 +271,6 @@ mod avx512 {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-mod avx512 {
-    pub fn available() -> bool {
-        false
-    }
-    pub unsafe fn close_lanes_u32(_: &[u32], _: u32, _: u32, _: u32, _: u32, _: &mut Vec<u32>) {
-        unreachable!("only called on x86-64")
-    }
-    pub unsafe fn close_lanes_u64(_: &[u64], _: u64, _: u64, _: u64, _: u32, _: &mut Vec<u32>) {
-        unreachable!("only called on x86-64")
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod avx2 {
-    pub unsafe fn close_lanes_u32(_: &[u32], _: u32, _: u32, _: u32, _: u32, _: &mut Vec<u32>) {
-        unreachable!("only called on x86-64")
-    }
-    pub unsafe fn close_lanes_u64(_: &[u64], _: u64, _: u64, _: u64, _: u32, _: &mut Vec<u32>) {
-        unreachable!("only called on x86-64")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +300,7 @@ mod tests {
     type Scan32 = fn(&[u32], u32, u32, u32, u32, &mut Vec<u32>);
     type Scan64 = fn(&[u64], u64, u64, u64, u32, &mut Vec<u32>);
     fn scans() -> Vec<(&'static str, Scan32, Scan64)> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // only x86-64 has more
         let mut all: Vec<(&'static str, Scan32, Scan64)> = vec![("dispatched", close_lanes, close_lanes)];
         #[cfg(target_arch = "x86_64")]
         {
