@@ -4,8 +4,11 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
+/// `zhiwen --version`: the crate version and the commit it was built from (build.rs).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ZHIWEN_COMMIT"), ")");
+
 #[derive(Parser, Debug)]
-#[command(name = "zhiwen", version, about = "指纹 Zhiwen: find which of your works were copied into a suspect text")]
+#[command(name = "zhiwen", version = VERSION, about = "指纹 Zhiwen: find which of your works were copied into a suspect text")]
 pub struct Args {
     /// Corpus store (SQLite). Default: the user's data folder, e.g. ~/.local/share/zhiwen/corpus.sqlite.
     #[arg(long, global = true, env = "ZHIWEN_DB", value_name = "PATH")]
@@ -170,6 +173,18 @@ pub enum Command {
     Eval(EvalArgs),
     /// Measure speed and scale; prints one JSON line per measurement (see README).
     Bench(BenchArgs),
+    /// Print the shell completion script for SHELL (packaging; see scripts/release).
+    #[command(hide = true)]
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (zhiwen.1 and one per sub-command) into DIR (packaging).
+    #[command(hide = true)]
+    Man {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
 }
 
 /// Where the results of a check go, beside the tables (`check`, `report --from-parquet`).

@@ -1,12 +1,13 @@
 //! Command-line front end: argument definitions ([`args`]), their conversion into engine
 //! options and the exit codes ([`run`]), output ([`render`]) and progress bars
-//! ([`progress`]). Nothing here is engine logic.
+//! ([`progress`]), the man pages and completions the packages ship ([`package_files`]). Nothing here is engine logic.
 //!
 //! Exit codes: 0 everything worked; 1 some files could not be imported or checked (the
 //! others were); 2 usage error or a fatal error (e.g. the store cannot be opened).
 
 mod args;
 mod clusters;
+mod package_files;
 mod progress;
 mod render;
 mod run;

@@ -58,6 +58,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
+        Some(Command::Completions { shell }) => super::package_files::completions(shell),
+        Some(Command::Man { dir }) => super::package_files::man_pages(&dir),
         Some(Command::Clusters { json, csv, threshold, method }) => {
             super::clusters::clusters(&db, json, csv, threshold, &method)
         }
