@@ -29,7 +29,7 @@ pub fn man_pages(dir: &Path) -> Result<ExitCode> {
 /// `cmd` is named `name` (its parents' names joined by '-'); returns the pages written.
 fn write_pages(cmd: &clap::Command, name: &str, dir: &Path) -> Result<usize> {
     // The page's title and NAME section are the file's name, so `man zhiwen-check` shows "zhiwen-check".
-    let named = cmd.clone().name(name.to_string());
+    let named = cmd.clone().display_name(name.to_string());
     let path = dir.join(format!("{name}.1"));
     let mut page = Vec::new();
     clap_mangen::Man::new(named).render(&mut page)?;
