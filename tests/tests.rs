@@ -7,6 +7,7 @@ mod check;
 mod cli;
 mod clusters;
 mod eval;
+mod evidence;
 mod fuzz_regressions;
 #[cfg(feature = "gui")]
 mod gui;

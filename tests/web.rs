@@ -307,27 +307,38 @@ fn web_findings_are_kept_once_and_export_as_verifiable_evidence() {
         std::io::Read::read_to_end(&mut f, &mut bytes).unwrap();
         files.insert(f.name().unwrap().to_string(), bytes);
     }
-    let manifest: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+    let manifest: serde_json::Value = serde_json::from_slice(&files["zhiwen/manifest.json"]).unwrap();
     assert_eq!(manifest["target"], split);
     assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
     assert!(manifest["captured_at"].as_str().unwrap().ends_with('Z'));
     assert_eq!(manifest["pages"].as_array().unwrap().len(), 2);
     assert_eq!(manifest["settings"]["check"]["max_distance"], 3);
-    // Every file's hash, recomputed, is the manifest's; SHA256SUMS says the same.
-    let listed = manifest["files"].as_array().unwrap();
-    assert_eq!(listed.len() + 2, files.len(), "every file but the manifest and SHA256SUMS is hashed");
+    // Each page of the chapter has its own capture file and hash; the two captures are kept.
+    let pages = &manifest["pages"];
+    assert_ne!(pages[0]["sha256"], pages[1]["sha256"]);
+    for name in
+        ["archive/capture-1-page-1.warc.gz", "archive/capture-1-page-2.warc.gz", "archive/capture-2-page-2.warc.gz"]
+    {
+        assert!(files.contains_key(name), "{name}: {:?}", files.keys());
+    }
+    // Every file's hash, recomputed, is datapackage.json's; SHA256SUMS says the same.
+    let datapackage: serde_json::Value = serde_json::from_slice(&files["datapackage.json"]).unwrap();
+    let listed = datapackage["resources"].as_array().unwrap();
+    assert_eq!(listed.len() + 2, files.len(), "every file but the datapackage files is hashed");
+    let sums = String::from_utf8(files["zhiwen/SHA256SUMS"].clone()).unwrap();
     for entry in listed {
-        let name = entry["name"].as_str().unwrap();
+        let name = entry["path"].as_str().unwrap();
         let actual = zhiwen::engine::store::findings::sha256(&files[name]);
-        assert_eq!(entry["sha256"].as_str().unwrap(), actual, "{name}");
-        let sums = String::from_utf8(files["SHA256SUMS"].clone()).unwrap();
-        assert!(sums.contains(&format!("{actual}  {name}")), "{sums}");
+        assert_eq!(entry["hash"].as_str().unwrap(), format!("sha256:{actual}"), "{name}");
+        if name != "zhiwen/SHA256SUMS" {
+            assert!(sums.contains(&format!("{actual}  {name}")), "{sums}");
+        }
     }
     // The captured bytes are the GBK bytes the site sent, and the report names the source.
     let first_page = &files["captured/page-1.html"];
     assert!(encoding_rs::GBK.decode(first_page).0.contains("下一页"));
     assert!(std::str::from_utf8(first_page).is_err(), "kept as received, not re-encoded");
-    let report = String::from_utf8(files["report.html"].clone()).unwrap();
+    let report = String::from_utf8(files["zhiwen/report.html"].clone()).unwrap();
     assert!(report.contains("第一回　灵根育孕源流出　心性修持大道生"));
     let headers: Vec<(String, String)> = serde_json::from_slice(&files["captured/page-1.headers.json"]).unwrap();
     assert!(headers.iter().any(|(n, v)| n == "content-type" && v.contains("gbk")), "{headers:?}");

@@ -60,13 +60,21 @@ pub enum Command {
         #[arg(long, value_name = "DATE")]
         since: Option<String>,
     },
-    /// Write a finding's evidence package: the bytes as received, headers, text, the match
-    /// report and a manifest with the SHA-256 of every file.
+    /// Write a finding's evidence package (WACZ: its captures as WARC files, the text, the
+    /// match report, every file's SHA-256, optionally an RFC 3161 timestamp), or
+    /// `evidence verify FILE` to check one.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Evidence {
-        #[arg(value_name = "ID")]
-        id: i64,
-        #[arg(long, value_name = "FILE.zip")]
-        out: PathBuf,
+        #[command(subcommand)]
+        action: Option<EvidenceAction>,
+        #[arg(value_name = "ID", required = true)]
+        id: Option<i64>,
+        #[arg(long, value_name = "FILE.wacz", required = true)]
+        out: Option<PathBuf>,
+        /// The RFC 3161 time-stamping authority to timestamp the package with (its URL);
+        /// without one the package says it is not timestamped.
+        #[arg(long, value_name = "URL")]
+        tsa: Option<String>,
     },
     /// Watch lists: sites and pages checked again on a schedule (run --due from cron).
     Watch {
@@ -268,6 +276,16 @@ pub struct FingerprintArgs {
     /// step stored and every token queried (stores made before anchors).
     #[arg(long, value_parser = ["winnowed", "every-step"])]
     pub anchoring: Option<String>,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum EvidenceAction {
+    /// Check an evidence package: every file's hash, every WARC record's digests, the
+    /// timestamp; says what holds and where a changed byte is (exit 1 if anything fails).
+    Verify {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 #[derive(clap::Subcommand, Debug, Clone)]

@@ -97,8 +97,8 @@ pub fn list_table(docs: &[DocumentInfo]) -> String {
 pub fn findings_table(list: &[zhiwen::engine::store::FindingInfo]) -> String {
     use zhiwen::engine::store::watch::CopyStatus;
     let mut out = format!(
-        "{:>5}  {:<16}  {:>10}  {:<7}  {:<24}  target\n",
-        "id", "checked (UTC)", "similarity", "sources", "status"
+        "{:>5}  {:<16}  {:<16}  {:>8}  {:>10}  {:<7}  {:<24}  target\n",
+        "id", "first seen (UTC)", "last seen (UTC)", "captures", "similarity", "sources", "status"
     );
     for f in list {
         let sources: Vec<String> = f.sources.iter().map(|(id, _)| id.to_string()).collect();
@@ -116,10 +116,18 @@ pub fn findings_table(list: &[zhiwen::engine::store::FindingInfo]) -> String {
                 s
             }
         };
+        let mut status = status;
+        if f.other_versions > 0 {
+            let change =
+                format!("changed ({} other version{})", f.other_versions, if f.other_versions == 1 { "" } else { "s" });
+            status = if status.is_empty() { change } else { format!("{status}, {change}") };
+        }
         out += &format!(
-            "{:>5}  {:<16}  {:>9.1}%  {:<7}  {:<24}  {}\n",
+            "{:>5}  {:<16}  {:<16}  {:>8}  {:>9.1}%  {:<7}  {:<24}  {}\n",
             f.id,
+            zhiwen::report::format_utc(f.first_checked_at),
             zhiwen::report::format_utc(f.checked_at),
+            f.captures,
             f.similarity * 100.0,
             sources.join(","),
             status,

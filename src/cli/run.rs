@@ -1,7 +1,9 @@
 //! Arguments → engine calls → output and exit code. The one place where CLI flags
 //! become engine options.
 
-use super::args::{Args, BenchArgs, CheckArgs, Command, EvalArgs, FindingsAction, FingerprintArgs, WebArgs};
+use super::args::{
+    Args, BenchArgs, CheckArgs, Command, EvalArgs, EvidenceAction, FindingsAction, FingerprintArgs, WebArgs,
+};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
@@ -54,7 +56,9 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Holder { name, address, email, phone, signatory }) => {
             super::watch::holder(&db, [name, address, email, phone, signatory])
         }
-        Some(Command::Evidence { id, out }) => evidence(&db, id, &out),
+        Some(Command::Evidence { action: Some(EvidenceAction::Verify { file }), .. }) => verify_evidence(&file),
+        Some(Command::Evidence { id: Some(id), out: Some(out), tsa, .. }) => evidence(&db, id, &out, tsa),
+        Some(Command::Evidence { .. }) => Err(anyhow::anyhow!("evidence: give a finding id and --out FILE")),
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
@@ -463,11 +467,36 @@ fn findings(
     Ok(ExitCode::SUCCESS)
 }
 
-fn evidence(db: &Path, id: i64, out: &Path) -> Result<ExitCode> {
+fn evidence(db: &Path, id: i64, out: &Path, tsa: Option<String>) -> Result<ExitCode> {
     let corpus = open(db)?;
-    zhiwen::report::evidence::write_package(corpus.store(), id, out)?;
-    eprintln!("evidence for finding {id} written to {}", out.display());
+    let timestamped = tsa.is_some();
+    zhiwen::report::evidence::write_package(
+        corpus.store(),
+        id,
+        out,
+        &zhiwen::report::evidence::EvidenceOptions { tsa },
+    )?;
+    let how = if timestamped { "timestamped" } else { "not timestamped (no --tsa)" };
+    eprintln!("evidence for finding {id} written to {}, {how}", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+fn verify_evidence(file: &Path) -> Result<ExitCode> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let v = zhiwen::report::evidence::verify(&bytes);
+    for h in &v.holds {
+        println!("holds: {h}");
+    }
+    for p in &v.problems {
+        println!("FAILS: {p}");
+    }
+    if v.problems.is_empty() {
+        println!("{}: every check holds", file.display());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("{}: {} check(s) fail", file.display(), v.problems.len());
+        Ok(ExitCode::from(1))
+    }
 }
 
 fn list(db: &Path, json: bool) -> Result<ExitCode> {

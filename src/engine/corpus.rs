@@ -309,6 +309,7 @@ pub fn captured(suspect: &WebSuspect) -> Vec<CapturedPage> {
             headers: p.headers.clone(),
             fetched_at: p.fetched_at,
             bytes: p.bytes.clone(),
+            warc: Some(p.warc.clone()),
         })
         .collect()
 }

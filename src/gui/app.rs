@@ -311,7 +311,8 @@ impl ZhiwenApp {
             Dialog::ExportAll => self.actions.push(Action::ExportAll(paths[0].clone())),
             Dialog::SaveEvidence => {
                 if let Some(id) = self.evidence_for.take() {
-                    self.worker.export_evidence(id, paths[0].clone());
+                    let tsa = Some(self.settings.tsa.trim().to_string()).filter(|t| !t.is_empty());
+                    self.worker.export_evidence(id, paths[0].clone(), tsa);
                 }
             }
             Dialog::SaveSummary => self.worker.export_summary(paths[0].clone()),
@@ -339,7 +340,7 @@ impl ZhiwenApp {
             Dialog::SaveClusters => egui_file::FileDialog::save_file().default_filename("zhiwen-duplicates.csv"),
             Dialog::ImportFiles | Dialog::CheckFiles => egui_file::FileDialog::open_file().multi_select(true),
             Dialog::SaveReport => egui_file::FileDialog::save_file().default_filename("zhiwen-report.html"),
-            Dialog::SaveEvidence => egui_file::FileDialog::save_file().default_filename("zhiwen-evidence.zip"),
+            Dialog::SaveEvidence => egui_file::FileDialog::save_file().default_filename("zhiwen-evidence.wacz"),
         }
         .title(match dialog {
             Dialog::ImportFiles => tr.import_files,

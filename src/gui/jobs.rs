@@ -151,9 +151,11 @@ pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> Dialog
         Dialog::SaveSummary => {
             d.add_filter("HTML", &["html"]).set_file_name("zhiwen-summary.html").save_file().map(|p| vec![p])
         }
-        Dialog::SaveEvidence => {
-            d.add_filter("Evidence package", &["zip"]).set_file_name("zhiwen-evidence.zip").save_file().map(|p| vec![p])
-        }
+        Dialog::SaveEvidence => d
+            .add_filter("Evidence package (WACZ)", &["wacz", "zip"])
+            .set_file_name("zhiwen-evidence.wacz")
+            .save_file()
+            .map(|p| vec![p]),
         Dialog::CheckFiles => d.pick_files(),
         Dialog::SaveReport => d
             .add_filter("HTML report", &["html"])
@@ -179,7 +181,8 @@ enum Command {
     CheckUrls(Vec<String>, WebCheckOptions, CheckOptions, Cancel),
     OpenFinding(i64),
     RemoveFinding(i64),
-    ExportEvidence(i64, PathBuf),
+    /// A finding's package to a file, timestamped by the TSA if one is set.
+    ExportEvidence(i64, PathBuf, Option<String>),
     AddWatch(NewWatch),
     RemoveWatch(i64),
     /// Run these watches (or, if empty, those due now).
@@ -253,8 +256,8 @@ impl Worker {
     pub fn remove_finding(&self, id: i64) {
         let _ = self.commands.send(Command::RemoveFinding(id));
     }
-    pub fn export_evidence(&self, id: i64, path: PathBuf) {
-        let _ = self.commands.send(Command::ExportEvidence(id, path));
+    pub fn export_evidence(&self, id: i64, path: PathBuf, tsa: Option<String>) {
+        let _ = self.commands.send(Command::ExportEvidence(id, path, tsa));
     }
     pub fn add_watch(&self, watch: NewWatch) {
         let _ = self.commands.send(Command::AddWatch(watch));
@@ -420,8 +423,9 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 }
                 publish_findings(&corpus, &emit);
             }
-            Command::ExportEvidence(id, path) => {
-                let written = crate::report::evidence::write_package(corpus.store(), id, &path);
+            Command::ExportEvidence(id, path, tsa) => {
+                let opts = crate::report::evidence::EvidenceOptions { tsa };
+                let written = crate::report::evidence::write_package(corpus.store(), id, &path, &opts);
                 emit.send(match written {
                     Ok(()) => Event::Info(format!("evidence of finding {id}: {}", path.display())),
                     Err(e) => Event::Failed(e.to_string()),

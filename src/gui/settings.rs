@@ -31,6 +31,9 @@ pub struct Settings {
     pub crawl_delay: f64,
     /// A proxy for web pages (`http://host:port`); empty: the environment's.
     pub proxy: String,
+    /// The RFC 3161 time-stamping authority evidence packages are timestamped by (its URL);
+    /// empty: packages are not timestamped.
+    pub tsa: String,
 }
 
 /// Recent folders kept.
@@ -77,6 +80,7 @@ impl Default for Settings {
             recent_folders: Vec::new(),
             crawl_delay: 1.0,
             proxy: String::new(),
+            tsa: String::new(),
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod html;
 pub mod notice;
 mod pan;
 pub mod summary;
+pub mod timestamp;
 
 pub use csv::{clusters_csv, csv, summary_csv};
 pub use html::html;

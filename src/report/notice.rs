@@ -234,8 +234,8 @@ fn cn(n: &NoticeInput) -> String {
     let _ = writeln!(t, "\n三、构成侵权的初步证明材料");
     let _ = writeln!(
         t,
-        "    附上述每一网络地址的取证包（原始网页字节、响应头、提取文本、比对报告，以及列明包内每一文件 SHA-256 的 \
-         manifest.json，可供核验取证后未被改动）："
+        "    附上述每一网络地址的取证包（WACZ 格式：按网络传输原样记录请求与响应的 WARC 文件、提取文本、比对报告，\
+         以及列明包内每一文件 SHA-256 的 datapackage.json，可供核验取证后未被改动）："
     );
     for item in &n.items {
         let _ = writeln!(t, "    - {}（{}）", plain(&item.evidence_file), plain(&item.url));
@@ -262,7 +262,7 @@ pub fn write_notice_folder(
 ) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for item in &input.items {
-        super::evidence::write_package(store, item.finding_id, &dir.join(&item.evidence_file))?;
+        super::evidence::write_package(store, item.finding_id, &dir.join(&item.evidence_file), &Default::default())?;
     }
     let name = match j {
         Jurisdiction::Dmca => "notice-dmca.txt",

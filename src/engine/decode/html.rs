@@ -4,6 +4,14 @@
 //! comment, share, ad…) are left out. Block elements end lines; runs of white space
 //! collapse as a browser collapses them, except inside `<pre>`.
 //!
+//! Text a browser would not show is left out too: elements hidden by their `style`
+//! attribute or by rules of the page's `<style>` elements that select them
+//! (`display:none`, `visibility:hidden`, `font-size:0`), the anti-scraping trick of
+//! salting a chapter with invisible junk every few characters. Rules are applied in
+//! source order (a later rule for an element wins, the `style` attribute last); specificity,
+//! `@media` blocks (conditional: never applied), external style sheets and scripts are not
+//! resolved.
+//!
 //! The traversal is iterative, so deeply nested markup cannot overflow the stack; and
 //! since an HTML5 tree builder takes time quadratic in nesting depth (100,000 levels
 //! took 108 s), pages nested deeper than [`MAX_DEPTH`] are refused before parsing.
@@ -158,9 +166,129 @@ fn is_boilerplate(e: &scraper::node::Element) -> bool {
     words.into_iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
 }
 
+/// The hiding properties: `display`, `visibility`, `font-size`.
+const HIDING_PROPERTIES: [&str; 3] = ["display", "visibility", "font-size"];
+
+/// Whether a declaration's value hides the element: `Some(true)` hides, `Some(false)`
+/// shows (a later rule undoing an earlier one), `None` for other properties.
+fn hides(property: &str, value: &str) -> Option<(usize, bool)> {
+    let at = HIDING_PROPERTIES.iter().position(|p| *p == property)?;
+    let value = value.trim_end_matches("!important").trim();
+    let hidden = match at {
+        0 => value == "none",
+        1 => value == "hidden" || value == "collapse",
+        _ => {
+            // Zero in any unit: 0, 0px, 0.0em, 0%.
+            let number = value.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
+            number.parse::<f64>().is_ok_and(|n| n == 0.0)
+        }
+    };
+    Some((at, hidden))
+}
+
+/// The hiding declarations of a declaration block (`display:none; color:red`).
+fn hiding_declarations(block: &str) -> Vec<(usize, bool)> {
+    block
+        .split(';')
+        .filter_map(|d| {
+            let (name, value) = d.split_once(':')?;
+            hides(&name.trim().to_ascii_lowercase(), &value.trim().to_ascii_lowercase())
+        })
+        .collect()
+}
+
+/// The rules of a style sheet that set a hiding property, in source order: (selector
+/// list, declarations). Comments are dropped; at-rules (`@media`, `@font-face`, ...) are
+/// skipped whole, blocks and all.
+fn hiding_rules(css: &str) -> Vec<(String, Vec<(usize, bool)>)> {
+    let mut plain = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        plain.push_str(&rest[..start]);
+        rest = rest[start + 2..].find("*/").map_or("", |end| &rest[start + 2 + end + 2..]);
+    }
+    plain.push_str(rest);
+    let mut rules = Vec::new();
+    let mut rest = plain.as_str();
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        if rest.starts_with('@') {
+            // An at-rule ends at its `;` or with its block, nested blocks included.
+            let Some(end) = rest.find([';', '{']) else { break };
+            if rest.as_bytes()[end] == b';' {
+                rest = &rest[end + 1..];
+                continue;
+            }
+            let mut depth = 0usize;
+            let mut close = rest.len();
+            for (i, c) in rest[end..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = end + i + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rest = &rest[close..];
+            continue;
+        }
+        let Some(open) = rest.find('{') else { break };
+        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c);
+        let declarations = hiding_declarations(&rest[open + 1..close]);
+        if !declarations.is_empty() {
+            rules.push((rest[..open].trim().to_string(), declarations));
+        }
+        rest = rest.get(close + 1..).unwrap_or("");
+    }
+    rules
+}
+
+/// The elements hidden by the page's style sheets and `style` attributes.
+fn hidden_elements(doc: &Html) -> std::collections::HashSet<ego_tree::NodeId> {
+    use std::collections::HashMap;
+    let mut state: HashMap<ego_tree::NodeId, [Option<bool>; 3]> = HashMap::new();
+    let styles = scraper::Selector::parse("style").expect("valid selector");
+    for style in doc.select(&styles) {
+        let css: String = style.text().collect();
+        for (selector, declarations) in hiding_rules(&css) {
+            // Selectors scraper cannot parse or match (`:hover`, `::before`) are ignored.
+            let Ok(selector) = scraper::Selector::parse(&selector) else { continue };
+            for element in doc.select(&selector) {
+                let entry = state.entry(element.id()).or_default();
+                for &(property, hidden) in &declarations {
+                    entry[property] = Some(hidden);
+                }
+            }
+        }
+    }
+    for node in doc.tree.nodes() {
+        if let Node::Element(e) = node.value()
+            && let Some(style) = e.attr("style")
+        {
+            let declarations = hiding_declarations(style);
+            if !declarations.is_empty() {
+                let entry = state.entry(node.id()).or_default();
+                for (property, hidden) in declarations {
+                    entry[property] = Some(hidden);
+                }
+            }
+        }
+    }
+    state.into_iter().filter(|(_, s)| s.contains(&Some(true))).map(|(id, _)| id).collect()
+}
+
 /// The visible text of an HTML document.
 pub fn html_to_text(page: &str) -> String {
     let doc = Html::parse_document(page);
+    let hidden = hidden_elements(&doc);
     let mut out = String::new();
     let mut skipping: Option<ego_tree::NodeId> = None;
     let mut pre_depth = 0usize;
@@ -178,7 +306,7 @@ pub fn html_to_text(page: &str) -> String {
                     continue;
                 }
                 match node.value() {
-                    Node::Element(e) if is_boilerplate(e) => skipping = Some(node.id()),
+                    Node::Element(e) if is_boilerplate(e) || hidden.contains(&node.id()) => skipping = Some(node.id()),
                     Node::Element(e) => {
                         if e.name() == "pre" {
                             pre_depth += 1;
@@ -252,6 +380,26 @@ mod tests {
         assert_eq!(
             text,
             "第一回　灵根育孕源流出\n　　诗曰：混沌未分天地乱，茫茫渺渺无人见。\n　　自从盘古破鸿蒙，开辟从兹清浊辨。\n"
+        );
+    }
+
+    #[test]
+    fn text_hidden_by_styles_is_left_out_and_text_shown_again_is_kept() {
+        let page = r#"<html><head><style>
+            /* .shown { display: none } */
+            .j { display : none !important } span.v { visibility: hidden }
+            #z, .tiny { font-size: 0px }
+            @media print { p { display: none } }
+            @font-face { font-family: x; src: url(x.woff) }
+            .again { display: none } .again { display: inline }
+            </style></head><body>
+            <p>混沌未分<span class="j">广告</span>天地乱，<span class="v">垃圾</span>茫茫渺渺<i id="z">噪声</i>无人见。</p>
+            <p>自从<b style="display:none">隐藏</b>盘古<em class="tiny">小字</em>破鸿蒙，<span class="again">开辟</span>从兹<span style="font-size: 12px" class="shown">清浊</span>辨。</p>
+            <p>覆载<span class="j" style="display: inline">群生</span>仰至仁。</p>
+            </body></html>"#;
+        assert_eq!(
+            html_to_text(page),
+            "混沌未分天地乱，茫茫渺渺无人见。\n自从盘古破鸿蒙，开辟从兹清浊辨。\n覆载群生仰至仁。\n"
         );
     }
 

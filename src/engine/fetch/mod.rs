@@ -7,12 +7,16 @@
 //! User-Agent; it follows at most [`MAX_REDIRECTS`] redirects itself, so each hop is checked
 //! against robots.txt and the delay too; it gives up on a page after the timeout and refuses
 //! bodies over the size cap (counted after decompression, so a gzip bomb stops at the cap).
-//! It does not log in, keep cookies, run scripts or solve captchas.
+//! It does not log in, keep cookies, run scripts or solve captchas. Every page comes with
+//! its capture as a WARC file ([`warc`]): each request and response of it, redirects
+//! included, byte for byte as on the wire ([`wire`] records them under ureq).
 //!
 //! [`crawl`] turns pages into suspects: a chapter split over pages is fetched page by
 //! page, and a table of contents leads to its chapters.
 
 pub mod crawl;
+pub mod warc;
+pub mod wire;
 
 use crate::{Error, Result};
 use std::collections::HashMap;
@@ -92,6 +96,9 @@ pub struct Page {
     pub bytes: Vec<u8>,
     /// Unix seconds (UTC) when the response arrived.
     pub fetched_at: i64,
+    /// The capture as a WARC/1.1 file (gzip per record): every request made for the page,
+    /// redirects included, and its response as on the wire; see [`warc::capture`].
+    pub warc: Vec<u8>,
 }
 
 impl Page {
@@ -100,8 +107,9 @@ impl Page {
     }
 }
 
-/// An HTTP answer: status, headers (names lower-case), body.
-type Answer = (u16, Vec<(String, String)>, Vec<u8>);
+/// An HTTP answer: status, headers (names lower-case), body (decoded), and the exchange
+/// as on the wire.
+type Answer = (u16, Vec<(String, String)>, Vec<u8>, wire::Exchange);
 
 /// robots.txt of one origin: its rules, or none (no file: everything allowed).
 struct Robots {
@@ -113,6 +121,7 @@ pub struct Fetcher {
     opts: FetchOptions,
     robots: HashMap<String, Robots>,
     last_request: HashMap<String, Instant>,
+    wire: wire::SharedLog,
 }
 
 impl Fetcher {
@@ -122,15 +131,53 @@ impl Fetcher {
             ProxySetting::Direct => None,
             ProxySetting::Url(u) => Some(ureq::Proxy::new(u).map_err(|e| Error::Parameter(format!("proxy {u}: {e}")))?),
         };
-        let agent = ureq::Agent::config_builder()
+        if proxy
+            .as_ref()
+            .is_some_and(|p| !matches!(p.protocol(), ureq::ProxyProtocol::Http | ureq::ProxyProtocol::Https))
+        {
+            return Err(Error::Parameter(format!(
+                "proxy {:?}: only http(s) proxies are supported (SOCKS is not built in)",
+                opts.proxy
+            )));
+        }
+        let proxied = proxy.is_some();
+        let config = ureq::Agent::config_builder()
             .timeout_global(Some(opts.timeout))
             .max_redirects(0)
             .http_status_as_error(false)
             .user_agent(opts.user_agent.as_str())
             .proxy(proxy)
-            .build()
-            .into();
-        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new() })
+            .build();
+        // ureq's default chain with its TCP connector swapped for one that notes the peer,
+        // and a recorder last, after TLS (see wire.rs).
+        use ureq::unversioned::transport::{ConnectProxyConnector, Connector, RustlsConnector};
+        let log = wire::SharedLog::default();
+        let connector =
+            ().chain(ConnectProxyConnector::default())
+                .chain(wire::PeerTcpConnector { log: log.clone() })
+                .chain(RustlsConnector::default())
+                .chain(wire::RecordingConnector { log: log.clone(), proxied });
+        let resolver = wire::RecordingResolver { inner: Default::default(), log: log.clone() };
+        let agent = ureq::Agent::with_parts(config, connector, resolver);
+        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), wire: log })
+    }
+
+    /// The settings a capture records: what the fetcher sent and how it behaved (the proxy
+    /// by kind only: its URL may hold a password).
+    pub fn capture_settings(&self) -> serde_json::Value {
+        serde_json::json!({
+            "user_agent": self.opts.user_agent,
+            "robots_txt": "obeyed (pages and redirect targets it forbids are not requested)",
+            "delay_between_requests_ms": self.opts.delay.as_millis() as u64,
+            "timeout_ms": self.opts.timeout.as_millis() as u64,
+            "max_body_bytes": self.opts.max_bytes,
+            "max_redirects": MAX_REDIRECTS,
+            "proxy": match &self.opts.proxy {
+                ProxySetting::Environment => "from the environment, if set",
+                ProxySetting::Direct => "none",
+                ProxySetting::Url(_) => "a proxy named in the settings",
+            },
+        })
     }
 
     /// Fetches `url`, following redirects; a page robots.txt forbids is never requested.
@@ -139,6 +186,7 @@ impl Fetcher {
     pub fn fetch(&mut self, url: &str) -> Result<Page> {
         let fail = |reason: String| Error::Fetch { url: url.to_string(), reason };
         let mut current = parse_url(url)?;
+        let mut exchanges = Vec::new();
         for _ in 0..=MAX_REDIRECTS {
             if !self.allowed(&current)? {
                 return Err(fail(if current.as_str() == url {
@@ -147,7 +195,8 @@ impl Fetcher {
                     format!("redirected to {current}, which the site's robots.txt forbids (not requested)")
                 }));
             }
-            let (status, headers, bytes) = self.get(&current).map_err(fail)?;
+            let (status, headers, bytes, exchange) = self.get(&current).map_err(fail)?;
+            exchanges.push(exchange);
             if (300..400).contains(&status)
                 && let Some(location) = headers.iter().find(|(n, _)| n == "location").map(|(_, v)| v.clone())
             {
@@ -164,6 +213,7 @@ impl Fetcher {
                 headers,
                 bytes,
                 fetched_at: crate::engine::time::now(),
+                warc: warc::capture(&exchanges, &self.capture_settings()),
             });
         }
         Err(fail(format!("more than {MAX_REDIRECTS} redirects")))
@@ -177,14 +227,14 @@ impl Fetcher {
             // Google's rules: a missing robots.txt (4xx) allows everything; a server error
             // or no answer means the site cannot say, so nothing is fetched.
             let rules = match self.get(&robots_url) {
-                Ok((status, _, bytes)) if (200..300).contains(&status) => {
+                Ok((status, _, bytes, _)) if (200..300).contains(&status) => {
                     Some(texting_robots::Robot::new(ROBOTS_NAME, &bytes).map_err(|e| Error::Fetch {
                         url: robots_url.to_string(),
                         reason: format!("unreadable robots.txt: {e}"),
                     })?)
                 }
-                Ok((status, _, _)) if (400..500).contains(&status) => None,
-                Ok((status, _, _)) => {
+                Ok((status, _, _, _)) if (400..500).contains(&status) => None,
+                Ok((status, _, _, _)) => {
                     return Err(Error::Fetch {
                         url: url.to_string(),
                         reason: format!("the site's robots.txt answered HTTP {status}: not crawled"),
@@ -200,6 +250,7 @@ impl Fetcher {
     /// One GET, after waiting for the host's turn: status, headers, body (size-capped).
     fn get(&mut self, url: &Url) -> std::result::Result<Answer, String> {
         self.wait_turn(url);
+        wire::begin(&self.wire, url.as_str());
         let answer = (|| {
             let mut response = self.agent.get(url.as_str()).call()?;
             let status = response.status().as_u16();
@@ -209,7 +260,7 @@ impl Fetcher {
                 .map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
                 .collect();
             let bytes = response.body_mut().with_config().limit(self.opts.max_bytes).read_to_vec()?;
-            Ok((status, headers, bytes))
+            Ok((status, headers, bytes, wire::take(&self.wire)))
         })();
         // A request that failed (timed out, too large) still counts for the host's delay.
         self.last_request.insert(url.host_str().unwrap_or("").to_string(), Instant::now());

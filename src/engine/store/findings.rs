@@ -25,6 +25,8 @@ pub struct CapturedPage {
     pub headers: Vec<(String, String)>,
     pub fetched_at: i64,
     pub bytes: Vec<u8>,
+    /// Web: the page's capture file (WARC/1.1); `None` for a file.
+    pub warc: Option<Vec<u8>>,
 }
 
 impl CapturedPage {
@@ -37,7 +39,34 @@ impl CapturedPage {
             headers: Vec::new(),
             fetched_at: crate::engine::time::now(),
             bytes,
+            warc: None,
         }
+    }
+}
+
+/// One capture of a finding: every page of it as it was received that time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    /// 1 for the finding's first capture, then 2, ...
+    pub number: u32,
+    pub pages: Vec<CapturePage>,
+}
+
+/// One page of a capture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturePage {
+    pub url: String,
+    pub captured_at: i64,
+    /// SHA-256 of the page's body as received (content decoded), lower-case hex.
+    pub sha256: String,
+    /// The page's capture file (WARC/1.1); `None` for a file.
+    pub warc: Option<Vec<u8>>,
+}
+
+impl Capture {
+    /// When the capture began: its first page's time.
+    pub fn captured_at(&self) -> i64 {
+        self.pages.first().map_or(0, |p| p.captured_at)
     }
 }
 
@@ -91,11 +120,16 @@ pub struct FindingInfo {
     pub sources: Vec<(u32, f64)>,
     pub first_checked_at: i64,
     pub checked_at: i64,
+    /// How many times these bytes were captured (each capture is kept).
+    pub captures: u32,
+    /// Findings of the same target with other bytes: the page changed (or the file did).
+    pub other_versions: u32,
     /// For a web page that copies (or copied): its status over time.
     pub tracking: Option<Tracking>,
 }
 
-/// A finding whole: its listing, text, result, settings and pages.
+/// A finding whole: its listing, text, result, settings, pages (as last received) and
+/// every capture of it, oldest first.
 #[derive(Clone, Debug)]
 pub struct Finding {
     pub info: FindingInfo,
@@ -103,6 +137,7 @@ pub struct Finding {
     pub result: String,
     pub settings: String,
     pub pages: Vec<CapturedPage>,
+    pub captures: Vec<Capture>,
 }
 
 /// SHA-256 of pages' bytes one after another, lower-case hex.
@@ -207,6 +242,28 @@ impl Store {
                     ],
                 )?;
             }
+            // The capture is added to the history, never written over an earlier one.
+            let capture: i64 = tx.query_row(
+                "SELECT COALESCE(MAX(capture), 0) + 1 FROM finding_captures WHERE finding_id = ?1",
+                [id],
+                |r| r.get(0),
+            )?;
+            for (i, (p, (page_sha, _))) in f.pages.iter().zip(&packed).enumerate() {
+                tx.execute(
+                    "INSERT INTO finding_captures (finding_id, capture, ordinal, url, captured_at, sha256, warc_sha256,
+                     warc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        id,
+                        capture,
+                        i as i64,
+                        p.final_url,
+                        p.fetched_at,
+                        page_sha,
+                        p.warc.as_deref().map(sha256),
+                        p.warc
+                    ],
+                )?;
+            }
             for (doc, sim) in &f.sources {
                 tx.execute(
                     "INSERT OR REPLACE INTO finding_sources (finding_id, doc_id, similarity) VALUES (?1, ?2, ?3)",
@@ -227,7 +284,9 @@ impl Store {
         let mut stmt = self.conn.prepare(
             "SELECT f.id, f.kind, f.target, f.final_url, f.sha256, f.similarity, f.first_checked_at, f.checked_at,
                     length(f.text), c.status, c.first_seen, c.last_seen, c.gone_at, c.gone_reason, c.notice_sent_at,
-                    c.notice_to
+                    c.notice_to,
+                    (SELECT COUNT(DISTINCT capture) FROM finding_captures WHERE finding_id = f.id),
+                    (SELECT COUNT(*) FROM findings o WHERE o.target = f.target AND o.id != f.id)
              FROM findings f LEFT JOIN copies c ON c.url = f.target
              WHERE (?1 IS NULL OR f.id IN (SELECT finding_id FROM finding_sources WHERE doc_id = ?1))
                AND (?2 IS NULL OR f.checked_at >= ?2)
@@ -252,6 +311,8 @@ impl Store {
                 sources: Vec::new(),
                 first_checked_at: r.get(6)?,
                 checked_at: r.get(7)?,
+                captures: r.get(16)?,
+                other_versions: r.get(17)?,
                 tracking,
             })
         })?;
@@ -302,10 +363,36 @@ impl Store {
                     headers: serde_json::from_str(&headers).unwrap_or_default(),
                     fetched_at,
                     bytes,
+                    warc: None,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Some(Finding { info, text, result, settings, pages }))
+        let mut captures: Vec<Capture> = Vec::new();
+        let mut stmt = self.conn.prepare(
+            "SELECT capture, url, captured_at, sha256, warc FROM finding_captures WHERE finding_id = ?1
+             ORDER BY capture, ordinal",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                CapturePage { url: r.get(1)?, captured_at: r.get(2)?, sha256: r.get(3)?, warc: r.get(4)? },
+            ))
+        })?;
+        for row in rows {
+            let (number, page) = row?;
+            match captures.last_mut() {
+                Some(c) if c.number == number => c.pages.push(page),
+                _ => captures.push(Capture { number, pages: vec![page] }),
+            }
+        }
+        let mut pages = pages;
+        // The latest capture's files go with the pages as last received.
+        if let Some(latest) = captures.last() {
+            for (page, captured) in pages.iter_mut().zip(&latest.pages) {
+                page.warc = captured.warc.clone();
+            }
+        }
+        Ok(Some(Finding { info, text, result, settings, pages, captures }))
     }
 
     /// Removes findings by id; returns how many existed.

@@ -138,6 +138,21 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         keyword_simhash INTEGER          -- u64 stored as i64 bits; NULL until first needed
     );",
     ),
+    // → +1: capture history (see findings.rs): every capture of a finding kept with its time,
+    // hashes and WARC file, never overwritten when the same bytes are captured again.
+    Migration::Sql(
+        "CREATE TABLE finding_captures (
+        finding_id  INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+        capture     INTEGER NOT NULL,   -- 1 for the first capture of the finding, then 2, ...
+        ordinal     INTEGER NOT NULL,   -- the page's place in the chapter (0 for a file)
+        url         TEXT NOT NULL,
+        captured_at INTEGER NOT NULL,   -- unix seconds: when the page's response arrived
+        sha256      TEXT NOT NULL,      -- of the page's body as received (content decoded)
+        warc_sha256 TEXT,               -- of the capture file
+        warc        BLOB,               -- web: the page's capture, WARC/1.1 gzip per record
+        PRIMARY KEY (finding_id, capture, ordinal)
+    ) WITHOUT ROWID;",
+    ),
 ];
 
 /// The v2 `windows` table, and the v1 rows moved into it.

@@ -52,6 +52,9 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             let label = ui.label(tr.proxy);
             ui.add(egui::TextEdit::singleline(&mut d.proxy).desired_width(240.0)).labelled_by(label.id);
             ui.end_row();
+            let label = ui.label(tr.tsa);
+            ui.add(egui::TextEdit::singleline(&mut d.tsa).desired_width(240.0)).labelled_by(label.id);
+            ui.end_row();
             let label = ui.label(tr.builtin_dialogs);
             ui.checkbox(&mut d.builtin_dialogs, "").labelled_by(label.id);
             ui.end_row();
