@@ -18,3 +18,4 @@ mod report;
 mod scaleout;
 mod watch;
 mod web;
+mod works;

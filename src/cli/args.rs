@@ -117,6 +117,13 @@ pub enum Command {
         #[arg(long)]
         signatory: Option<String>,
     },
+    /// Works (books, columns): their titles, authors and chapters; edit and regroup them.
+    Works {
+        #[command(subcommand)]
+        action: Option<WorksAction>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// Groups of near-duplicate documents in the corpus (the same text, lightly edited).
     Clusters {
         #[arg(long, conflicts_with = "csv")]
@@ -400,4 +407,49 @@ mod tests {
     fn clap_definition_is_consistent() {
         Args::command().debug_assert();
     }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WorksAction {
+    /// Every work: id, title, authors, language, chapters (the default).
+    List,
+    /// One work with its chapters in order.
+    Show {
+        #[arg(value_name = "WORK_ID")]
+        id: u32,
+    },
+    /// Change a work's fields (import leaves an edited work's fields alone from then on).
+    Set {
+        #[arg(value_name = "WORK_ID")]
+        id: u32,
+        #[arg(long)]
+        title: Option<String>,
+        /// An author; repeat for several (`--author ""` clears them).
+        #[arg(long = "author", value_name = "NAME")]
+        authors: Vec<String>,
+        /// A language tag: zh, en, …
+        #[arg(long)]
+        language: Option<String>,
+        /// The rights holder.
+        #[arg(long)]
+        holder: Option<String>,
+    },
+    /// Move every chapter of one work into another (after its last chapter).
+    Merge {
+        #[arg(value_name = "FROM_WORK_ID")]
+        from: u32,
+        #[arg(value_name = "INTO_WORK_ID")]
+        into: u32,
+    },
+    /// Move documents (ids, as `list` shows) to a work, or to a new work with --new.
+    Move {
+        #[arg(required = true, value_name = "DOC_ID")]
+        docs: Vec<u32>,
+        /// The work that receives them.
+        #[arg(long, value_name = "WORK_ID", conflicts_with = "new", required_unless_present = "new")]
+        to: Option<u32>,
+        /// Make a new work with this title for them.
+        #[arg(long, value_name = "TITLE")]
+        new: Option<String>,
+    },
 }

@@ -13,6 +13,7 @@ mod render;
 mod run;
 mod scaleout;
 mod watch;
+mod works;
 
 pub use args::Args;
 pub use run::run;

@@ -25,7 +25,7 @@ pub fn check_table(r: &SuspectReport) -> String {
             s.source_coverage * 100.0,
             s.passages.len(),
             dist,
-            s.title,
+            s.label(),
             s.id,
             s.path
         );

@@ -64,6 +64,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Completions { shell }) => super::package_files::completions(shell),
         Some(Command::Man { dir }) => super::package_files::man_pages(&dir),
+        Some(Command::Works { action, json }) => super::works::works(&db, action, json),
         Some(Command::Clusters { json, csv, threshold, method }) => {
             super::clusters::clusters(&db, json, csv, threshold, &method)
         }

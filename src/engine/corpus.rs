@@ -13,7 +13,7 @@ use crate::engine::index::Index;
 use crate::engine::params::{FingerprintParams, MAX_DISTANCE_LIMIT};
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::store::watch::{Observation, Seen};
-use crate::engine::store::{CapturedPage, FindingKind, NewFinding, Store, findings};
+use crate::engine::store::{CapturedPage, FindingKind, MoveTarget, NewFinding, Store, Work, WorkEdit, WorkRef, findings};
 use crate::{Error, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -155,6 +155,42 @@ impl Corpus {
     /// The extracted text of a stored document.
     pub fn text(&self, id: u32) -> Result<Option<String>> {
         self.store.text(id)
+    }
+
+    /// Every work (a book, a column) with its document ids in chapter order, by title.
+    pub fn works(&self) -> Result<Vec<Work>> {
+        self.store.works()
+    }
+
+    /// One work by id.
+    pub fn work(&self, id: u32) -> Result<Option<Work>> {
+        self.store.work(id)
+    }
+
+    /// The work a document belongs to (every stored document has one).
+    pub fn work_of(&self, doc: u32) -> Result<Option<WorkRef>> {
+        self.store.work_of(doc)
+    }
+
+    /// Changes a work's title, authors, language or rights holder ([`Store::edit_work`]).
+    pub fn edit_work(&mut self, id: u32, edit: &WorkEdit) -> Result<()> {
+        self.store.edit_work(id, edit)?;
+        self.data_version = self.store.data_version()?;
+        Ok(())
+    }
+
+    /// Moves every document of work `from` into work `into` ([`Store::merge_works`]).
+    pub fn merge_works(&mut self, from: u32, into: u32) -> Result<()> {
+        self.store.merge_works(from, into)?;
+        self.data_version = self.store.data_version()?;
+        Ok(())
+    }
+
+    /// Moves documents to a work or a new one; returns the work's id ([`Store::move_documents`]).
+    pub fn move_documents(&mut self, docs: &[u32], to: &MoveTarget) -> Result<u32> {
+        let id = self.store.move_documents(docs, to)?;
+        self.data_version = self.store.data_version()?;
+        Ok(id)
     }
 
     /// A handle for checking on another thread: the current index snapshot and a second
@@ -467,6 +503,10 @@ fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOption
 impl Sources for Store {
     fn source(&self, id: u32) -> Result<Option<SourceDoc>> {
         self.source_doc(id)
+    }
+
+    fn work_of(&self, id: u32) -> Result<Option<crate::engine::store::WorkRef>> {
+        Store::work_of(self, id)
     }
 }
 

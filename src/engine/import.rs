@@ -11,10 +11,11 @@ use crate::engine::normalize::tokenize;
 use crate::engine::params::FingerprintParams;
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::simhash::stored_windows;
-use crate::engine::store::{NewDocument, Store};
+use crate::engine::store::{NewDocument, Store, WorkHint};
+use crate::engine::works::{self, FolderMetadata, Found};
 use crate::{Error, Result};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -62,11 +63,16 @@ impl ImportReport {
 /// The files to import under `paths`: named files as they are, folders walked
 /// recursively (following links, with loop detection) for [`FOLDER_EXTENSIONS`].
 pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBuf> {
+    collect_files_found(paths, report).into_iter().map(|(path, _)| path).collect()
+}
+
+/// [`collect_files`], each file with how it was found (named, or in a walked folder).
+pub fn collect_files_found(paths: &[PathBuf], report: &mut ImportReport) -> Vec<(PathBuf, Found)> {
     let mut out = Vec::new();
     for root in paths {
         match std::fs::metadata(root) {
             Err(e) => report.failed.push((root.clone(), e.to_string())),
-            Ok(m) if m.is_file() => out.push(root.clone()),
+            Ok(m) if m.is_file() => out.push((root.clone(), Found::Named)),
             Ok(m) if !m.is_dir() => report.failed.push((root.clone(), NOT_REGULAR.into())),
             Ok(_) => {
                 for entry in walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name() {
@@ -87,7 +93,7 @@ pub fn collect_files(paths: &[PathBuf], report: &mut ImportReport) -> Vec<PathBu
                             }
                             let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
                             if ext.is_some_and(|e| FOLDER_EXTENSIONS.contains(&e.as_str())) {
-                                out.push(path);
+                                out.push((path, Found::InFolder));
                             } else {
                                 report.skipped.push(path);
                             }
@@ -134,6 +140,7 @@ pub fn prepare_document(canonical: String, bytes: &[u8], params: &FingerprintPar
         chars: decoded.text.chars().count() as u64,
         encoding: decoded.encoding.to_string(),
         signature: Some(crate::engine::signature::signature(&decoded.text)),
+        work: None,
         text: decoded.text,
         windows,
         path: canonical,
@@ -145,7 +152,8 @@ pub(crate) type NewWindows = (u32, Vec<u64>);
 
 enum Prepared {
     New(NewDocument),
-    Unchanged(PathBuf),
+    /// With the document's id and its folder's work, to refresh (see `Store::refresh_works`).
+    Unchanged(PathBuf, Option<(u32, WorkHint)>),
     Failed(PathBuf, String),
 }
 
@@ -164,7 +172,8 @@ pub(crate) fn import_into(
         progress(&Progress { stage, files_done: done, files_total: total, bytes_done, bytes_total, current })
     };
     send(Stage::Scanning, 0, 0, 0, 0, None);
-    let files = collect_files(paths, &mut report);
+    let (files, found): (Vec<PathBuf>, Vec<Found>) = collect_files_found(paths, &mut report).into_iter().unzip();
+    let folders = folder_metadata_of(&files, &mut report);
     let sizes: Vec<u64> = files.iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).collect();
     let bytes_total: u64 = sizes.iter().sum();
     send(Stage::Importing, 0, files.len(), 0, bytes_total, None);
@@ -176,21 +185,31 @@ pub(crate) fn import_into(
     let prepare = |range: std::ops::Range<usize>| -> Option<Vec<Prepared>> {
         files[range.clone()]
             .par_iter()
-            .zip(&sizes[range])
-            .map(|(path, &size)| {
+            .zip(&sizes[range.clone()])
+            .zip(&found[range])
+            .map(|((path, &size), &found)| {
                 if cancel.is_cancelled() {
                     return None;
                 }
                 let result = decode::catch_quietly(|| {
                     let canonical = canonical_path(path)?;
                     let bytes = decode::read_limited(path)?;
-                    if let Some((_, hash, size)) = known.get(&canonical)
+                    let stored = Path::new(&canonical);
+                    let folder = stored.parent().and_then(|d| folders.get(d)).and_then(Option::as_ref);
+                    let file_name = stored.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let book = decode::book_metadata(stored, &bytes);
+                    if let Some((id, hash, size)) = known.get(&canonical)
                         && *size == bytes.len() as u64
                         && *hash == content_hash(&bytes)
                     {
-                        return Ok(Prepared::Unchanged(path.clone()));
+                        let folder_work = (works::in_folder_work(found, &file_name, folder, book.as_ref()))
+                            .then(|| stored.parent().map(|dir| (*id, works::folder_hint(dir, &file_name, folder))))
+                            .flatten();
+                        return Ok(Prepared::Unchanged(path.clone(), folder_work));
                     }
-                    prepare_document(canonical, &bytes, &params).map(Prepared::New)
+                    let mut doc = prepare_document(canonical.clone(), &bytes, &params)?;
+                    doc.work = Some(works::hint_for(stored, found, folder, book.as_ref(), &doc.title, &doc.text));
+                    Ok(Prepared::New(doc))
                 });
                 let prepared = match result {
                     Ok(Ok(p)) => p,
@@ -270,9 +289,13 @@ fn write_batches(
     for prepared in batches {
         let mut docs = Vec::new();
         let mut paths_of_docs = Vec::new();
+        let mut unchanged_works = Vec::new();
         for p in prepared {
             match p {
-                Prepared::Unchanged(path) => report.unchanged.push(path),
+                Prepared::Unchanged(path, work) => {
+                    report.unchanged.push(path);
+                    unchanged_works.extend(work);
+                }
                 Prepared::Failed(path, reason) => report.failed.push((path, reason)),
                 Prepared::New(doc) => {
                     // The same file named twice (e.g. by two overlapping folders).
@@ -284,6 +307,7 @@ fn write_batches(
             }
         }
         let outcomes = store.write_batch(&docs)?;
+        store.refresh_works(&unchanged_works)?;
         for ((doc, outcome), path) in docs.iter().zip(&outcomes).zip(paths_of_docs) {
             report.bytes += doc.byte_size;
             report.chars += doc.chars;
@@ -299,6 +323,27 @@ fn write_batches(
         }
     }
     Ok(())
+}
+
+/// The metadata of each folder holding files to import (canonical path → metadata, if any);
+/// metadata files that cannot be read are reported as failed, the import goes on without them.
+fn folder_metadata_of(files: &[PathBuf], report: &mut ImportReport) -> HashMap<PathBuf, Option<FolderMetadata>> {
+    let mut out = HashMap::new();
+    let mut looked = HashSet::new();
+    for file in files {
+        let Some(dir) = file.parent() else { continue };
+        if !looked.insert(dir.to_path_buf()) {
+            continue;
+        }
+        let Ok(canonical) = std::fs::canonicalize(dir) else { continue };
+        if out.contains_key(&canonical) {
+            continue;
+        }
+        let (meta, errors) = works::folder_metadata(&canonical);
+        report.failed.extend(errors);
+        out.insert(canonical, meta);
+    }
+    out
 }
 
 /// The reason of a per-file error without the path (the report pairs them).

@@ -19,6 +19,7 @@ pub mod store;
 pub mod time;
 pub mod watch;
 pub mod window;
+pub mod works;
 
 /// Texts the engine's unit tests share.
 #[cfg(test)]

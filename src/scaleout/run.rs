@@ -144,6 +144,7 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
                 similarity: similarity[i],
                 source_coverage: coverage[i],
                 passages: Vec::new(),
+                work: None,
             });
             m.passages.push(Passage {
                 suspect_start: ss[i] as usize,

@@ -22,7 +22,7 @@ use crate::engine::index::Index;
 use crate::engine::normalize::{Token, token_chars, tokenize};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
-pub use crate::engine::store::SourceDoc;
+pub use crate::engine::store::{SourceDoc, WorkRef};
 use crate::engine::window;
 use chain::{Hit, TokenPassage};
 use rayon::prelude::*;
@@ -86,6 +86,17 @@ pub struct SourceMatch {
     pub similarity: f64,
     pub source_coverage: f64,
     pub passages: Vec<Passage>,
+    /// The work the source document belongs to (`None` from sources without works, and
+    /// then not in the JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<WorkRef>,
+}
+
+impl SourceMatch {
+    /// How results name the source: `《西游记》第一回 …` (work and chapter), or its title.
+    pub fn label(&self) -> String {
+        self.work.as_ref().map_or_else(|| self.title.clone(), |w| w.label(&self.title))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -129,6 +140,11 @@ impl SuspectReport {
 /// Where a check gets source documents from (the store, or a test's map).
 pub trait Sources {
     fn source(&self, id: u32) -> Result<Option<SourceDoc>>;
+
+    /// The work a source document belongs to, for naming it in results.
+    fn work_of(&self, _id: u32) -> Result<Option<WorkRef>> {
+        Ok(None)
+    }
 }
 
 /// Checks `text` against `index`. `path` is only carried into the report.
@@ -173,6 +189,9 @@ pub fn check_text(
     }
     sources_out
         .sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(b.source_coverage.total_cmp(&a.source_coverage)));
+    for m in &mut sources_out {
+        m.work = sources.work_of(m.id)?;
+    }
     Ok(SuspectReport {
         path: path.to_string(),
         chars: text.chars().count(),
@@ -367,6 +386,7 @@ fn match_source(
         title: src.title,
         similarity,
         source_coverage,
+        work: None,
         passages: passages
             .iter()
             .map(|(p, v, region)| Passage {

@@ -156,6 +156,81 @@ pub fn odt_text(bytes: &[u8]) -> Result<String, String> {
     Ok(text)
 }
 
+/// What a book file says about itself: its title, creators and language (Dublin Core in an
+/// EPUB's package document or a DOCX/ODT's document properties).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BookMetadata {
+    pub title: String,
+    pub authors: Vec<String>,
+    pub language: String,
+}
+
+impl BookMetadata {
+    fn is_empty(&self) -> bool {
+        self.title.is_empty() && self.authors.is_empty()
+    }
+}
+
+/// The metadata of an EPUB (`dc:title`, `dc:creator`, `dc:language` of its package document).
+pub fn epub_metadata(bytes: &[u8]) -> Result<Option<BookMetadata>, String> {
+    let mut ar = Archive::open(bytes, "EPUB")?;
+    let Some(container) = ar.read("META-INF/container.xml")? else { return Ok(None) };
+    let mut opf_path = None;
+    each_start(&container, |e| {
+        if local(e.name().as_ref()) == "rootfile" {
+            opf_path = opf_path.take().or_else(|| attr(e, "full-path"));
+        }
+    })?;
+    let Some(opf) = opf_path.map(|p| ar.read(&p)).transpose()?.flatten() else { return Ok(None) };
+    Ok(dublin_core(&opf))
+}
+
+/// The metadata of a DOCX (`docProps/core.xml`) or an ODT (`meta.xml`).
+pub fn office_metadata(bytes: &[u8], what: &str) -> Result<Option<BookMetadata>, String> {
+    let mut ar = Archive::open(bytes, what)?;
+    let entry = if what == "ODT" { "meta.xml" } else { "docProps/core.xml" };
+    Ok(ar.read(entry)?.and_then(|xml| dublin_core(&xml)))
+}
+
+/// The first `title`, every `creator` (ODT: `initial-creator` too) and the first `language`
+/// element's text, whatever their namespace prefix; `None` without a title or creator.
+fn dublin_core(xml: &[u8]) -> Option<BookMetadata> {
+    let mut reader = quick_xml::Reader::from_reader(xml);
+    let mut buf = Vec::new();
+    let mut meta = BookMetadata::default();
+    let mut open: Option<String> = None;
+    let mut value = String::new();
+    loop {
+        match reader.read_event_into(&mut buf).ok()? {
+            Event::Start(e) => {
+                let name = local(e.name().as_ref()).to_string();
+                if matches!(name.as_str(), "title" | "creator" | "initial-creator" | "language") {
+                    open = Some(name);
+                    value.clear();
+                }
+            }
+            Event::Text(t) if open.is_some() => value.push_str(&t.xml10_content()),
+            Event::GeneralRef(r) if open.is_some() => value.push_str(&resolve_entity(&r.xml10_content())),
+            Event::CData(t) if open.is_some() => value.push_str(&t.into_inner()),
+            Event::End(_) => {
+                let v = value.split_whitespace().collect::<Vec<_>>().join(" ");
+                match open.take().as_deref() {
+                    Some("title") if meta.title.is_empty() => meta.title = v,
+                    Some("creator" | "initial-creator") if !v.is_empty() && !meta.authors.contains(&v) => {
+                        meta.authors.push(v)
+                    }
+                    Some("language") if meta.language.is_empty() => meta.language = v,
+                    _ => {}
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    (!meta.is_empty()).then_some(meta)
+}
+
 /// `amp` → `&`, `#x4E00` → `一`; unknown entities are kept as written.
 fn resolve_entity(name: &str) -> String {
     let c = match name {
@@ -224,6 +299,26 @@ pub(crate) mod tests {
             "word/document.xml",
             r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>第一回</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">滚滚长江&amp;东逝水，</w:t></w:r><w:r><w:t>浪花淘尽英雄。</w:t></w:r></w:p></w:body></w:document>"#,
         )])
+    }
+
+    #[test]
+    fn epub_and_docx_metadata_give_title_creators_and_language() {
+        let opf = r#"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>西游记</dc:title><dc:creator opf:role="aut">吴承恩</dc:creator><dc:creator>佚名 &amp; 某</dc:creator><dc:language>zh</dc:language></metadata><manifest/><spine/></package>"#;
+        let book = zip_of(&[
+            ("META-INF/container.xml", r#"<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>"#),
+            ("content.opf", opf),
+        ]);
+        let meta = epub_metadata(&book).unwrap().unwrap();
+        assert_eq!(meta.title, "西游记");
+        assert_eq!(meta.authors, ["吴承恩", "佚名 & 某"]);
+        assert_eq!(meta.language, "zh");
+        // The test EPUB above has no metadata at all.
+        assert_eq!(epub_metadata(&epub()).unwrap(), None);
+        let core = r#"<cp:coreProperties xmlns:cp="x" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>A Column</dc:title><dc:creator>Ann Lee</dc:creator></cp:coreProperties>"#;
+        let with_core = zip_of(&[("docProps/core.xml", core)]);
+        let meta = office_metadata(&with_core, "DOCX").unwrap().unwrap();
+        assert_eq!((meta.title.as_str(), meta.authors.as_slice()), ("A Column", &["Ann Lee".to_string()][..]));
+        assert_eq!(office_metadata(&docx(), "DOCX").unwrap(), None);
     }
 
     #[test]

@@ -70,6 +70,54 @@ pub fn mobi_markup(bytes: &[u8]) -> Result<String, String> {
     Ok(encoding.decode_without_bom_handling(&text).0.into_owned())
 }
 
+/// The book's title, authors and language: EXTH records 503 (title), 100 (author), 524
+/// (language), else the MOBI header's full name. `None` when it has neither title nor author.
+pub fn mobi_metadata(bytes: &[u8]) -> Option<super::archive::BookMetadata> {
+    if bytes.get(60..68) != Some(b"BOOKMOBI") {
+        return None;
+    }
+    let start = u32_at(bytes, 78)? as usize;
+    let end = if u16_at(bytes, 76)? > 1 { u32_at(bytes, 86)? as usize } else { bytes.len() };
+    let r0 = bytes.get(start..end.max(start))?;
+    if r0.get(16..20) != Some(b"MOBI") {
+        return None;
+    }
+    let utf8 = u32_at(r0, 28) == Some(65001);
+    let text = |b: &[u8]| {
+        let s = if utf8 { String::from_utf8_lossy(b).into_owned() } else { encoding_rs::WINDOWS_1252.decode(b).0.into_owned() };
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let mut meta = super::archive::BookMetadata::default();
+    let header_length = u32_at(r0, 20)? as usize;
+    let has_exth = u32_at(r0, 16 + 0x70).is_some_and(|f| f & 0x40 != 0);
+    let exth = 16 + header_length;
+    if has_exth && r0.get(exth..exth + 4) == Some(b"EXTH") {
+        let count = u32_at(r0, exth + 8)? as usize;
+        let mut at = exth + 12;
+        for _ in 0..count.min(10_000) {
+            let (kind, len) = (u32_at(r0, at)?, u32_at(r0, at + 4)? as usize);
+            let data = r0.get(at + 8..at + len.max(8))?;
+            match kind {
+                100 => {
+                    let author = text(data);
+                    if !author.is_empty() && !meta.authors.contains(&author) {
+                        meta.authors.push(author);
+                    }
+                }
+                503 => meta.title = text(data),
+                524 => meta.language = text(data),
+                _ => {}
+            }
+            at += len.max(8);
+        }
+    }
+    if meta.title.is_empty() {
+        let (offset, len) = (u32_at(r0, 0x54)? as usize, u32_at(r0, 0x58)? as usize);
+        meta.title = r0.get(offset..offset + len).map(text).unwrap_or_default();
+    }
+    (!meta.title.is_empty() || !meta.authors.is_empty()).then_some(meta)
+}
+
 /// Bytes at the end of a text record that are not text: the trailing entries the MOBI
 /// header's extra-data flags announce (bits 1..15, each a size stored backwards), then the
 /// multibyte overlap (bit 0).

@@ -24,6 +24,7 @@ use crate::{Error, Result};
 use std::io::Read;
 use std::path::Path;
 
+pub use archive::BookMetadata;
 pub use text::decode_text_bytes;
 
 /// Files larger than this are refused with a message rather than read into memory.
@@ -308,6 +309,21 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
         return Err(Error::decode(path, "the file grew over the size limit while being read"));
     }
     Ok(bytes)
+}
+
+/// What a book file (EPUB, MOBI/AZW3, DOCX, ODT) says about its title, authors and language;
+/// `None` for other formats, a file without such metadata, or one that cannot be read (its
+/// text is what import reports on).
+pub fn book_metadata(path: &Path, bytes: &[u8]) -> Option<BookMetadata> {
+    catch_quietly(|| match format_of(path, bytes).ok()? {
+        Format::Epub => archive::epub_metadata(bytes).ok().flatten(),
+        Format::Docx => archive::office_metadata(bytes, "DOCX").ok().flatten(),
+        Format::Odt => archive::office_metadata(bytes, "ODT").ok().flatten(),
+        Format::Mobi => mobi::mobi_metadata(bytes),
+        _ => None,
+    })
+    .ok()
+    .flatten()
 }
 
 /// The first non-empty line, trimmed and cut to 200 characters: a document's title.

@@ -17,6 +17,7 @@ mod load;
 mod packed;
 mod schema;
 pub mod watch;
+pub mod works;
 mod write;
 
 use crate::engine::params::FingerprintParams;
@@ -27,6 +28,7 @@ use std::time::Duration;
 
 pub use crate::engine::simhash::StoredWindow;
 pub use findings::{CapturedPage, Finding, FindingFilter, FindingInfo, FindingKind, NewFinding, Tracking};
+pub use works::{MoveTarget, Work, WorkEdit, WorkHint, WorkRef};
 pub use write::{NewDocument, WriteOutcome};
 
 /// A document as listed: everything but its text.
@@ -230,6 +232,7 @@ impl Store {
                 del_windows.execute([id])?;
                 removed += del_doc.execute([id])?;
             }
+            works::delete_empty_works(tx)?;
             Ok(removed)
         })
     }

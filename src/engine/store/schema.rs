@@ -153,7 +153,35 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY (finding_id, capture, ordinal)
     ) WITHOUT ROWID;",
     ),
+    // 6 → 7: works (see works.rs): a book or a column with its chapters, title, authors,
+    // language and rights holder. The documents already stored become works by folder.
+    Migration::Code(add_works),
 ];
+
+/// The v7 works tables, and the documents already stored grouped into works.
+fn add_works(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE works (
+            id       INTEGER PRIMARY KEY,
+            title    TEXT NOT NULL,
+            authors  TEXT NOT NULL,              -- JSON array of names, in order
+            language TEXT NOT NULL,              -- a language tag, or '' when unknown
+            holder   TEXT NOT NULL,              -- the rights holder, or ''
+            edited   INTEGER NOT NULL            -- 1 once a person changed it: import leaves it alone
+        );
+        CREATE TABLE work_origins (
+            origin  TEXT PRIMARY KEY,            -- the folder or file (canonical path) import made it from
+            work_id INTEGER NOT NULL REFERENCES works(id) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE TABLE work_documents (
+            doc_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            work_id  INTEGER NOT NULL REFERENCES works(id) ON DELETE CASCADE,
+            position INTEGER                     -- chapter place; NULL: by file name (works.rs)
+        );
+        CREATE INDEX work_documents_by_work ON work_documents (work_id);",
+    )?;
+    super::works::group_existing_documents(conn)
+}
 
 /// The v2 `windows` table, and the v1 rows moved into it.
 fn pack_windows(conn: &Connection) -> rusqlite::Result<()> {

@@ -21,6 +21,7 @@ fn doc(path: &str, text: &str, fps: &[u64]) -> NewDocument {
             })
             .collect(),
         signature: None,
+        work: None,
     }
 }
 
@@ -226,4 +227,84 @@ fn a_write_that_reads_first_waits_for_another_connections_write_instead_of_faili
     let before: i64 = seen.parse().unwrap();
     let all: i64 = b.conn.query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0)).unwrap();
     assert_eq!(before + 1, all, "the second write saw the first one's row");
+}
+
+/// A store as Zhiwen wrote it before works (schema 5), with documents in two folders and
+/// one alone in a third.
+fn version_5_store(path: &Path) {
+    let conn = Connection::open(path).unwrap();
+    for step in &schema::MIGRATIONS[..5] {
+        match step {
+            schema::Migration::Sql(sql) => conn.execute_batch(sql).unwrap(),
+            schema::Migration::Code(f) => f(&conn).unwrap(),
+        }
+    }
+    conn.execute_batch("PRAGMA user_version = 5").unwrap();
+    write_params(&conn, &FingerprintParams::default()).unwrap();
+    for (id, path, title) in [
+        (1u32, "/lib/xiyouji/10.txt", "第十回"),
+        (2, "/lib/xiyouji/2.txt", "第二回"),
+        (3, "/lib/hongloumeng/000.txt", "第一回 甄士隐梦幻识通灵"),
+        (4, "/lib/xiyouji/1.txt", "第一回"),
+        (5, "/lib/hongloumeng/001.txt", "第二回 贾夫人仙逝扬州城"),
+        (6, "/notes/essay.txt", "An essay"),
+    ] {
+        conn.execute(
+            "INSERT INTO documents VALUES (?1, ?2, ?3, 1, 'h', 10, 0, 0, 'UTF-8', '甲乙丙')",
+            params![id, path, title],
+        )
+        .unwrap();
+        conn.execute("INSERT INTO windows VALUES (?1, x'', x'')", [id]).unwrap();
+    }
+}
+
+#[test]
+fn an_older_store_gets_works_by_folder_in_file_name_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v5.sqlite");
+    version_5_store(&path);
+    let s = Store::open(&path, FingerprintParams::default()).unwrap();
+    let works = s.works().unwrap();
+    let summary: Vec<(&str, &[u32])> = works.iter().map(|w| (w.title.as_str(), w.documents.as_slice())).collect();
+    assert_eq!(summary, [("An essay", &[6][..]), ("hongloumeng", &[3, 5][..]), ("xiyouji", &[4, 2, 1][..])]);
+    assert_eq!(s.work_of(2).unwrap().unwrap().title, "xiyouji");
+    assert!(s.verify().unwrap().is_empty());
+}
+
+#[test]
+fn edits_merges_and_moves_keep_every_document_in_one_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v5.sqlite");
+    version_5_store(&path);
+    let mut s = Store::open(&path, FingerprintParams::default()).unwrap();
+    let id_of = |s: &Store, title: &str| s.works().unwrap().iter().find(|w| w.title == title).unwrap().id;
+    let (xyj, hlm, essay) = (id_of(&s, "xiyouji"), id_of(&s, "hongloumeng"), id_of(&s, "An essay"));
+    let edit = WorkEdit {
+        title: Some("西游记".into()),
+        authors: Some(vec!["吴承恩".into(), " ".into()]),
+        holder: Some("某出版社".into()),
+        ..Default::default()
+    };
+    s.edit_work(xyj, &edit).unwrap();
+    let w = s.work(xyj).unwrap().unwrap();
+    assert_eq!((w.title.as_str(), w.authors.as_slice(), w.holder.as_str()), ("西游记", &["吴承恩".to_string()][..], "某出版社"));
+    assert!(s.edit_work(xyj, &WorkEdit { title: Some(" ".into()), ..Default::default() }).is_err());
+    assert!(s.edit_work(999, &edit).is_err());
+
+    // The essay goes after the novel's last chapter; its work, now empty, is gone.
+    s.move_documents(&[6], &MoveTarget::Work(xyj)).unwrap();
+    assert_eq!(s.work(xyj).unwrap().unwrap().documents, [4, 2, 1, 6]);
+    assert_eq!(s.work(essay).unwrap(), None);
+    // A new work for one chapter takes the old work's authors.
+    let new = s.move_documents(&[6], &MoveTarget::NewWork("随笔".into())).unwrap();
+    assert_eq!(s.work(new).unwrap().unwrap().authors, ["吴承恩"]);
+    s.merge_works(hlm, xyj).unwrap();
+    assert_eq!(s.work(xyj).unwrap().unwrap().documents, [4, 2, 1, 3, 5]);
+    assert_eq!(s.work(hlm).unwrap(), None);
+    assert!(s.merge_works(xyj, xyj).is_err());
+    // Removing every chapter of a work removes the work.
+    s.remove(&[6]).unwrap();
+    assert_eq!(s.work(new).unwrap(), None);
+    let placed: u32 = s.conn.query_row("SELECT COUNT(*) FROM work_documents", [], |r| r.get(0)).unwrap();
+    assert_eq!(placed, 5);
 }

@@ -1,10 +1,11 @@
 //! Batched writes: one transaction per batch of documents.
 
 use super::Store;
+use super::works::{self, WorkHint};
 use crate::Result;
 use crate::engine::signature::DocSignature;
 use crate::engine::simhash::StoredWindow;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 /// A document ready to be written: decoded, fingerprinted.
 #[derive(Clone, Debug)]
@@ -19,6 +20,8 @@ pub struct NewDocument {
     pub windows: Vec<StoredWindow>,
     /// Its whole-document signature (near-duplicate clusters), if computed.
     pub signature: Option<DocSignature>,
+    /// The work import inferred for it; `None`: a work of its own, named by its title.
+    pub work: Option<WorkHint>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +55,19 @@ fn write_rows(tx: &rusqlite::Transaction, docs: &[NewDocument], now: i64) -> Res
         let mut ins_signature = tx.prepare_cached(SIGNATURE_INSERT)?;
         for d in docs {
             let replaced: Option<u32> = find.query_row([&d.path], |r| r.get(0)).ok();
+            // A new version of a stored file keeps its work and place if a person edited that work
+            // (they may have moved it there); otherwise it goes where import infers it now.
+            let kept_place: Option<(u32, Option<i64>)> = match replaced {
+                Some(old) => tx
+                    .query_row(
+                        "SELECT wd.work_id, wd.position FROM work_documents wd JOIN works w ON w.id = wd.work_id
+                         WHERE wd.doc_id = ?1 AND w.edited = 1",
+                        [old],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()?,
+                None => None,
+            };
             if let Some(old) = replaced {
                 del_windows.execute([old])?;
                 del_doc.execute([old])?;
@@ -73,9 +89,20 @@ fn write_rows(tx: &rusqlite::Transaction, docs: &[NewDocument], now: i64) -> Res
             if let Some(sig) = &d.signature {
                 ins_signature.execute(signature_params(id, sig))?;
             }
+            match (kept_place, &d.work) {
+                (Some((work, position)), _) => {
+                    tx.execute(
+                        "INSERT INTO work_documents (doc_id, work_id, position) VALUES (?1, ?2, ?3)",
+                        params![id, work, position],
+                    )?;
+                }
+                (None, Some(hint)) => works::place_document(tx, id, hint)?,
+                (None, None) => works::place_document(tx, id, &WorkHint::single(&d.path, &d.title))?,
+            }
             out.push(WriteOutcome { id, replaced });
         }
     }
+    works::delete_empty_works(tx)?;
     Ok(out)
 }
 
