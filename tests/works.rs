@@ -96,7 +96,11 @@ fn edited_works_survive_reimport_and_results_name_work_and_chapter() {
 
     // Results name the work and the chapter, in the table and the JSON.
     let suspect = dir.path().join("suspect.txt");
-    std::fs::write(&suspect, format!("转载：\n{}", std::fs::read_to_string(books.join("classics/sanguoyanyi/001.txt")).unwrap())).unwrap();
+    std::fs::write(
+        &suspect,
+        format!("转载：\n{}", std::fs::read_to_string(books.join("classics/sanguoyanyi/001.txt")).unwrap()),
+    )
+    .unwrap();
     let table = zhiwen(dir.path()).arg("check").arg(&suspect).output().unwrap();
     let table = String::from_utf8_lossy(&table.stdout);
     assert!(table.contains("《三国志通俗演义》第二回"), "{table}");

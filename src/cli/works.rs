@@ -55,7 +55,8 @@ pub fn works(db: &Path, action: Option<WorksAction>, json: bool) -> Result<ExitC
     };
     if json {
         let rows: Vec<WorkJson> = works.iter().map(|w| work_json(w, &docs)).collect();
-        let out = if shown.is_some() { serde_json::to_string_pretty(&rows[0]) } else { serde_json::to_string_pretty(&rows) };
+        let out =
+            if shown.is_some() { serde_json::to_string_pretty(&rows[0]) } else { serde_json::to_string_pretty(&rows) };
         println!("{}", out.expect("works serialize"));
     } else if let (Some(_), Some(w)) = (shown, works.first()) {
         print!("{}", work_text(w, &docs));

@@ -13,7 +13,9 @@ use crate::engine::index::Index;
 use crate::engine::params::{FingerprintParams, MAX_DISTANCE_LIMIT};
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::store::watch::{Observation, Seen};
-use crate::engine::store::{CapturedPage, FindingKind, MoveTarget, NewFinding, Store, Work, WorkEdit, WorkRef, findings};
+use crate::engine::store::{
+    CapturedPage, FindingKind, MoveTarget, NewFinding, Store, Work, WorkEdit, WorkRef, findings,
+};
 use crate::{Error, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

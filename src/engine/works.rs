@@ -96,7 +96,8 @@ pub fn folder_metadata(folder: &Path) -> (Option<FolderMetadata>, Vec<MetadataEr
             Err(reason) => errors.push((json_path, reason)),
         }
     }
-    let manifests = [Some((folder.to_path_buf(), None)), folder.parent().map(|p| (p.to_path_buf(), folder.file_name()))];
+    let manifests =
+        [Some((folder.to_path_buf(), None)), folder.parent().map(|p| (p.to_path_buf(), folder.file_name()))];
     for (dir, slug) in manifests.into_iter().flatten() {
         let path = dir.join("manifest.tsv");
         if !path.is_file() {
@@ -196,7 +197,8 @@ pub fn guess_language(text: &str) -> String {
         return "zh".into();
     }
     let lower = start.to_ascii_lowercase();
-    let english = lower.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| matches!(*w, "the" | "and" | "of")).count();
+    let english =
+        lower.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| matches!(*w, "the" | "and" | "of")).count();
     if latin > 0 && english * 50 >= lower.split_whitespace().count().min(2000) { "en".into() } else { String::new() }
 }
 
@@ -234,7 +236,12 @@ pub fn folder_hint(folder: &Path, file_name: &str, meta: Option<&FolderMetadata>
 
 /// Whether a file belongs to its folder's work (see the module header), decided before its
 /// text is read. `book`: the file's own metadata.
-pub fn in_folder_work(found: Found, file_name: &str, folder: Option<&FolderMetadata>, book: Option<&BookMetadata>) -> bool {
+pub fn in_folder_work(
+    found: Found,
+    file_name: &str,
+    folder: Option<&FolderMetadata>,
+    book: Option<&BookMetadata>,
+) -> bool {
     if book.is_some_and(|b| !b.title.is_empty()) {
         return false;
     }
@@ -357,8 +364,18 @@ mod tests {
         assert_eq!(epub.authors, ["吴承恩"]);
         let chapter = hint_for(Path::new("/b/1.txt"), Found::InFolder, Some(&folder), None, "第一回", "第一回");
         assert_eq!((chapter.origin.as_str(), chapter.title.as_str()), ("/b", "文集"));
-        let single = hint_for(Path::new("/b/1.txt"), Found::Named, Some(&folder), None, "Chapter One", "Chapter One of the sea and the sky");
-        assert_eq!((single.origin.as_str(), single.title.as_str(), single.language.as_str()), ("/b/1.txt", "Chapter One", "en"));
+        let single = hint_for(
+            Path::new("/b/1.txt"),
+            Found::Named,
+            Some(&folder),
+            None,
+            "Chapter One",
+            "Chapter One of the sea and the sky",
+        );
+        assert_eq!(
+            (single.origin.as_str(), single.title.as_str(), single.language.as_str()),
+            ("/b/1.txt", "Chapter One", "en")
+        );
     }
 
     #[test]

@@ -305,7 +305,10 @@ pub(crate) mod tests {
     fn epub_and_docx_metadata_give_title_creators_and_language() {
         let opf = r#"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>西游记</dc:title><dc:creator opf:role="aut">吴承恩</dc:creator><dc:creator>佚名 &amp; 某</dc:creator><dc:language>zh</dc:language></metadata><manifest/><spine/></package>"#;
         let book = zip_of(&[
-            ("META-INF/container.xml", r#"<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>"#),
+            (
+                "META-INF/container.xml",
+                r#"<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>"#,
+            ),
             ("content.opf", opf),
         ]);
         let meta = epub_metadata(&book).unwrap().unwrap();

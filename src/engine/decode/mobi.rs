@@ -84,7 +84,11 @@ pub fn mobi_metadata(bytes: &[u8]) -> Option<super::archive::BookMetadata> {
     }
     let utf8 = u32_at(r0, 28) == Some(65001);
     let text = |b: &[u8]| {
-        let s = if utf8 { String::from_utf8_lossy(b).into_owned() } else { encoding_rs::WINDOWS_1252.decode(b).0.into_owned() };
+        let s = if utf8 {
+            String::from_utf8_lossy(b).into_owned()
+        } else {
+            encoding_rs::WINDOWS_1252.decode(b).0.into_owned()
+        };
         s.split_whitespace().collect::<Vec<_>>().join(" ")
     };
     let mut meta = super::archive::BookMetadata::default();

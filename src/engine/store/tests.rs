@@ -287,7 +287,10 @@ fn edits_merges_and_moves_keep_every_document_in_one_work() {
     };
     s.edit_work(xyj, &edit).unwrap();
     let w = s.work(xyj).unwrap().unwrap();
-    assert_eq!((w.title.as_str(), w.authors.as_slice(), w.holder.as_str()), ("西游记", &["吴承恩".to_string()][..], "某出版社"));
+    assert_eq!(
+        (w.title.as_str(), w.authors.as_slice(), w.holder.as_str()),
+        ("西游记", &["吴承恩".to_string()][..], "某出版社")
+    );
     assert!(s.edit_work(xyj, &WorkEdit { title: Some(" ".into()), ..Default::default() }).is_err());
     assert!(s.edit_work(999, &edit).is_err());
 

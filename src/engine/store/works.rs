@@ -215,10 +215,7 @@ impl Store {
             "SELECT wd.doc_id, w.id, w.title, w.authors FROM work_documents wd JOIN works w ON w.id = wd.work_id",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                WorkRef { id: r.get(1)?, title: r.get(2)?, authors: authors_of(&r.get::<_, String>(3)?) },
-            ))
+            Ok((r.get(0)?, WorkRef { id: r.get(1)?, title: r.get(2)?, authors: authors_of(&r.get::<_, String>(3)?) }))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -316,14 +313,12 @@ fn require_work(tx: &Transaction, id: u32) -> Result<()> {
 fn append_documents(tx: &Transaction, docs: &[u32], work: u32) -> Result<()> {
     let last: Option<i64> =
         tx.query_row("SELECT MAX(position) FROM work_documents WHERE work_id = ?1", [work], |r| r.get(0))?;
-    let mut next = last.map_or(0, |p| p + 1);
     let mut put = tx.prepare_cached(
         "INSERT INTO work_documents (doc_id, work_id, position) VALUES (?1, ?2, ?3)
          ON CONFLICT (doc_id) DO UPDATE SET work_id = excluded.work_id, position = excluded.position",
     )?;
-    for &d in docs {
-        put.execute(params![d, work, next])?;
-        next += 1;
+    for (position, &d) in (last.map_or(0, |p| p + 1)..).zip(docs) {
+        put.execute(params![d, work, position])?;
     }
     Ok(())
 }
@@ -412,17 +407,19 @@ impl Store {
 /// document in its folder a work of its own named by its title. Importing the folders again
 /// later refreshes them (a manifest beside them, book metadata) without duplicating them.
 pub(super) fn group_existing_documents(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
-    let docs: Vec<(u32, String, String)> = {
+    /// A stored document: id, path, title.
+    type Stored = (u32, String, String);
+    let docs: Vec<Stored> = {
         let mut stmt = conn.prepare("SELECT id, path, title FROM documents ORDER BY id")?;
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?
     };
-    let mut by_folder: std::collections::BTreeMap<String, Vec<&(u32, String, String)>> = Default::default();
+    let mut by_folder: std::collections::BTreeMap<String, Vec<&Stored>> = Default::default();
     for d in &docs {
         let folder = std::path::Path::new(&d.1).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         by_folder.entry(folder).or_default().push(d);
     }
     for (folder, members) in by_folder {
-        let groups: Vec<(WorkHint, Vec<&(u32, String, String)>)> = if members.len() > 1 {
+        let groups: Vec<(WorkHint, Vec<&Stored>)> = if members.len() > 1 {
             let title = std::path::Path::new(&folder)
                 .file_name()
                 .map_or_else(|| folder.clone(), |n| n.to_string_lossy().into_owned());
@@ -446,7 +443,9 @@ impl WorkHint {
     /// A document that is a work of its own: named by its title (or its file name).
     pub fn single(path: &str, title: &str) -> WorkHint {
         let title = if title.trim().is_empty() {
-            std::path::Path::new(path).file_stem().map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+            std::path::Path::new(path)
+                .file_stem()
+                .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
         } else {
             title.trim().to_string()
         };
@@ -460,9 +459,13 @@ mod tests {
 
     #[test]
     fn natural_order_reads_numbers_as_numbers() {
-        let mut names = vec!["10.txt", "2.txt", "1.txt", "009.txt", "010.txt", "b.txt", "a10b", "a9b", "第2回", "第10回"];
+        let mut names =
+            vec!["10.txt", "2.txt", "1.txt", "009.txt", "010.txt", "b.txt", "a10b", "a9b", "第2回", "第10回"];
         names.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(names, ["1.txt", "2.txt", "009.txt", "10.txt", "010.txt", "a9b", "a10b", "b.txt", "第2回", "第10回"]);
+        assert_eq!(
+            names,
+            ["1.txt", "2.txt", "009.txt", "10.txt", "010.txt", "a9b", "a10b", "b.txt", "第2回", "第10回"]
+        );
     }
 
     #[test]
