@@ -187,6 +187,8 @@ fn a_gzip_page_is_captured_as_on_the_wire_and_the_package_verifies() {
     assert_eq!(files["captured/page-1.html"], page.as_bytes());
     let manifest: serde_json::Value = serde_json::from_slice(&files["zhiwen/manifest.json"]).unwrap();
     assert_eq!(manifest["timestamp"], "not timestamped (no time-stamping authority set)");
+    let report = String::from_utf8(files["zhiwen/report.html"].clone()).unwrap();
+    assert!(report.contains("Evidence package: not timestamped"), "the report says so too");
     let cdxj = String::from_utf8(files["indexes/index.cdxj"].clone()).unwrap();
     assert!(
         cdxj.contains("1,0,0,127:") && cdxj.contains("\"status\": \"200\"") || cdxj.contains("\"status\":\"200\""),
@@ -426,6 +428,8 @@ fn a_package_timestamped_by_a_loopback_tsa_verifies_with_openssl_and_zhiwen() {
         base64::engine::general_purpose::STANDARD.decode(digest["timestamp"]["response"].as_str().unwrap()).unwrap();
     let manifest: serde_json::Value = serde_json::from_slice(&files["zhiwen/manifest.json"]).unwrap();
     assert!(manifest["timestamp"].as_str().unwrap().starts_with("RFC 3161 timestamp by"), "{manifest}");
+    let report = String::from_utf8(files["zhiwen/report.html"].clone()).unwrap();
+    assert!(report.contains("Evidence package: RFC 3161 timestamp by http://127.0.0.1:"), "the report says so too");
     std::fs::write(tsa_dir.path().join("token.tsr"), &token).unwrap();
     std::fs::write(tsa_dir.path().join("datapackage.json"), &files["datapackage.json"]).unwrap();
     let openssl_verify = |data: &str| {

@@ -180,6 +180,11 @@ fn a_pirate_sites_chapter_list_is_followed_politely_and_every_chapter_finds_its_
     assert!(first["sources"][0]["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{first}");
     assert!(first["sources"][0]["source_coverage"].as_f64().unwrap() > 0.95, "{first}");
     assert_eq!(first["sha256"].as_str().unwrap().len(), 64);
+    // Each page of the chapter also has its own hash.
+    let pages = first["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 2, "{first}");
+    assert!(pages[1]["url"].as_str().unwrap().ends_with("/book/1/1_2.html"));
+    assert_ne!(pages[0]["sha256"], pages[1]["sha256"]);
     assert!(first["fetched_at"].as_str().unwrap().ends_with('Z'));
     let second = suspect_for(&json, &format!("{}/book/1/2.html", site.base));
     assert!(second["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"));

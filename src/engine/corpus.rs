@@ -359,6 +359,11 @@ pub fn web_origin(suspect: &WebSuspect) -> WebOrigin {
         final_url: suspect.final_url().to_string(),
         fetched_at: crate::engine::time::rfc3339(suspect.pages.first().map_or(0, |p| p.fetched_at)),
         sha256: findings::sha256_of(suspect.pages.iter().map(|p| p.bytes.as_slice())),
+        pages: suspect
+            .pages
+            .iter()
+            .map(|p| crate::engine::check::PageHash { url: p.final_url.clone(), sha256: findings::sha256(&p.bytes) })
+            .collect(),
         finding_id: None,
     }
 }

@@ -308,6 +308,13 @@ pub fn package(store: &Store, id: i64, opts: &EvidenceOptions) -> crate::Result<
         check,
         generated_at: crate::engine::time::now(),
     });
+    // The report says whether its package is timestamped (a TSA that fails writes no package).
+    let stamp_note = match &opts.tsa {
+        Some(tsa) => format!("RFC 3161 timestamp by {} over datapackage.json", super::escape(tsa)),
+        None => "not timestamped (no time-stamping authority set)".to_string(),
+    };
+    let html =
+        html.replacen("<footer>", &format!("<p class=\"timestamp\">Evidence package: {stamp_note}.</p>\n<footer>"), 1);
     evidence_wacz(&finding, &html, opts).map_err(|e| crate::Error::Parameter(format!("finding {id}: {e}")))
 }
 

@@ -111,6 +111,13 @@ pub struct SuspectReport {
     pub web: Option<WebOrigin>,
 }
 
+/// One page of a web suspect: where it answered and the SHA-256 (hex) of its bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct PageHash {
+    pub url: String,
+    pub sha256: String,
+}
+
 /// A web suspect's origin, as the JSON contract gives it beside the suspect's fields.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct WebOrigin {
@@ -122,6 +129,10 @@ pub struct WebOrigin {
     pub fetched_at: String,
     /// SHA-256 (hex) of the bytes received: of the page, or of its pages one after another.
     pub sha256: String,
+    /// Each page read, in order, with the SHA-256 of its own bytes (a chapter over pages has
+    /// one per page, each matching its file in the evidence package).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<PageHash>,
     /// The finding this check is recorded as, once it is.
     pub finding_id: Option<i64>,
 }
