@@ -1,5 +1,5 @@
 //! Evidence that stands up: captures as WARC files byte for byte as on the wire, WACZ
-//! packages that the reference tools accept (warcio, py-wacz), RFC 3161 timestamps from a
+//! packages that the reference tools accept (warcio, py-wacz) and replay (pywb), RFC 3161 timestamps from a
 //! real TSA (`openssl ts -reply`) on loopback, verification that names a changed byte's
 //! file, capture history, and text hidden by CSS left out. A raw TCP server plays the site
 //! so the test knows every byte it sent; nothing here touches the internet. Tests needing
@@ -130,6 +130,44 @@ fn run(cmd: &mut std::process::Command) -> (bool, String) {
     (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
+/// The page at `url` as pywb replays it from `package` (its original bytes, `id_` mode):
+/// the package added to a collection, pywb's `wayback` started on loopback and asked.
+fn replay_in_pywb(dir: &Path, package: &Path, url: &str) -> String {
+    let root = dir.join("pywb");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("config.yaml"), "").unwrap();
+    let manager = "import sys; from pywb.manager.manager import main; main(sys.argv[1:])";
+    let (ok, out) =
+        run(std::process::Command::new("python3").args(["-c", manager, "init", "evidence"]).current_dir(&root));
+    assert!(ok, "wb-manager init: {out}");
+    let (ok, out) = run(std::process::Command::new("python3")
+        .args(["-c", manager, "add", "--unpack-wacz", "evidence"])
+        .arg(package)
+        .current_dir(&root));
+    assert!(ok && !out.contains("WARNING"), "wb-manager add: {out}");
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let wayback = "import sys; from pywb.apps.cli import wayback; wayback(sys.argv[1:])";
+    let mut server = std::process::Command::new("python3")
+        .args(["-c", wayback, "--bind", "127.0.0.1", "-p", &port.to_string()])
+        .current_dir(&root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let replay = format!("http://127.0.0.1:{port}/evidence/id_/{url}");
+    let started = std::time::Instant::now();
+    let body = loop {
+        match ureq::get(&replay).call() {
+            Ok(mut r) => break r.body_mut().read_to_string().unwrap_or_default(),
+            Err(_) if started.elapsed() < Duration::from_secs(30) => std::thread::sleep(Duration::from_millis(200)),
+            Err(e) => break format!("no answer from pywb: {e}"),
+        }
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    body
+}
+
 fn verify(dir: &Path, package: &Path) -> (i32, String) {
     let out = zhiwen(dir).args(["evidence", "verify"]).arg(package).output().unwrap();
     (out.status.code().unwrap(), String::from_utf8_lossy(&out.stdout).into_owned())
@@ -189,7 +227,7 @@ fn a_gzip_page_is_captured_as_on_the_wire_and_the_package_verifies() {
     assert_eq!(manifest["timestamp"], "not timestamped (no time-stamping authority set)");
     let report = String::from_utf8(files["zhiwen/report.html"].clone()).unwrap();
     assert!(report.contains("Evidence package: not timestamped"), "the report says so too");
-    let cdxj = String::from_utf8(files["indexes/index.cdxj"].clone()).unwrap();
+    let cdxj = String::from_utf8(files["indexes/index.cdx"].clone()).unwrap();
     assert!(
         cdxj.contains("1,0,0,127:") && cdxj.contains("\"status\": \"200\"") || cdxj.contains("\"status\":\"200\""),
         "{cdxj}"
@@ -217,11 +255,15 @@ fn a_gzip_page_is_captured_as_on_the_wire_and_the_package_verifies() {
         let (ok, out) = run(std::process::Command::new("python3").args(["-m", "wacz", "validate", "-f"]).arg(&package));
         assert!(ok && out.contains("Validation succeeded"), "wacz validate: {out}");
     }
+    if python_has("pywb") {
+        let replayed = replay_in_pywb(dir.path(), &package, &format!("{}/book/1.html", site.base));
+        assert!(replayed.contains("<p>　　诗曰：　　混沌未分天地乱，茫茫渺渺无人见。</p>"), "pywb replay: {replayed}");
+    }
 
     // A byte changed in a WARC, in the CDXJ index, in datapackage.json: each is found and named.
     let original = std::fs::read(&package).unwrap();
     let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    for name in ["archive/capture-1-page-1.warc.gz", "indexes/index.cdxj", "datapackage.json"] {
+    for name in ["archive/capture-1-page-1.warc.gz", "indexes/index.cdx", "datapackage.json"] {
         // Stored entries: the file's bytes follow its name in its local header.
         let content = &files[name];
         let needle = &content[content.len() / 2..content.len() / 2 + 16];

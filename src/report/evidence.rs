@@ -6,7 +6,8 @@
 //! - `archive/capture-C-page-P.warc.gz`: every capture of the finding (C = 1 the first, the
 //!   history is never overwritten), each page of a chapter its own WARC/1.1 file with the
 //!   requests and responses as on the wire; a file finding is one `resource` record;
-//! - `indexes/index.cdxj`: the CDXJ index of the responses (what a replay tool looks up);
+//! - `indexes/index.cdx`: the CDXJ index of the responses (what a replay tool looks up; named
+//!   `.cdx` as py-wacz and pywb expect);
 //! - `pages/pages.jsonl`: the pages;
 //! - `captured/page-N.html` (or `.txt`, `.bin`) and `.headers.json`: the latest capture's
 //!   bodies with their content encoding undone, for reading without WARC tools;
@@ -180,7 +181,7 @@ pub fn evidence_wacz(finding: &Finding, report_html: &str, opts: &EvidenceOption
         }
     }
     index.sort();
-    files.push(("indexes/index.cdxj".into(), index.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes()));
+    files.push(("indexes/index.cdx".into(), index.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes()));
     let pages_text: String = pages_jsonl.iter().map(|l| format!("{l}\n")).collect();
     files.push(("pages/pages.jsonl".into(), pages_text.into_bytes()));
     files.push(("zhiwen/text.txt".into(), finding.text.as_bytes().to_vec()));
