@@ -339,6 +339,18 @@ fn captures_are_kept_as_history_never_overwritten() {
     assert_eq!(captures[0]["pages"][0]["sha256_of_body"], captures[1]["pages"][0]["sha256_of_body"]);
     assert_ne!(files["archive/capture-1-page-1.warc.gz"], files["archive/capture-2-page-1.warc.gz"]);
     assert_eq!(verify(dir.path(), &package).0, 0);
+
+    // Not a package at all, or one cut short: one clear line, no crash.
+    let original = std::fs::read(&package).unwrap();
+    for (name, bytes) in
+        [("text.wacz", b"just some text".to_vec()), ("cut.wacz", original[..original.len() / 2].to_vec())]
+    {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (code, said) = verify(dir.path(), &path);
+        assert_eq!(code, 1, "{said}");
+        assert!(said.contains("FAILS: not a readable zip"), "{said}");
+    }
 }
 
 /// A chapter salted with junk hidden by CSS every 15-20 characters (class rules, inline
