@@ -532,3 +532,50 @@ fn a_package_timestamped_by_a_loopback_tsa_verifies_with_openssl_and_zhiwen() {
     );
     assert!(!nowhere.exists());
 }
+
+/// robots.txt shuts Zhiwen out of a known pirate page: by default the page is not requested;
+/// with --named-as-browser the page named is captured, the capture says robots.txt was not
+/// consulted, and its next page (reached by following a link) still obeys robots.txt.
+#[test]
+fn a_page_named_for_evidence_is_captured_as_a_browser_would_when_asked() {
+    let dir = imported();
+    let text = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    let page = chapter_page(&text).replace("</body>", "<a href=\"/vip/2.html\">下一页</a></body>");
+    let site = RawSite::serve(vec![
+        (
+            "/robots.txt".into(),
+            response("200 OK", &[("Content-Type", "text/plain")], b"User-agent: *\nDisallow: /vip/\n"),
+        ),
+        ("/vip/1.html".into(), response("200 OK", &[("Content-Type", "text/html; charset=utf-8")], page.as_bytes())),
+        ("/vip/2.html".into(), response("200 OK", &[("Content-Type", "text/html")], b"<p>more</p>")),
+    ]);
+    let url = format!("{}/vip/1.html", site.base);
+    let json = check_urls(dir.path(), &[&url]);
+    assert!(json["suspects"][0]["error"].as_str().unwrap().contains("robots.txt"), "{json}");
+    let requested = |path: &str| {
+        site.received.lock().unwrap().iter().any(|r| String::from_utf8_lossy(r).starts_with(&format!("GET {path} ")))
+    };
+    assert!(!requested("/vip/1.html"), "not requested by default");
+
+    let out = zhiwen(dir.path())
+        .args(["check", "--json", "--proxy", "none", "--delay", "0.05", "--named-as-browser", &url])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let suspect = &json["suspects"][0];
+    assert!(suspect["similarity"].as_f64().unwrap() > 0.9, "{json}");
+    assert!(requested("/vip/1.html"));
+    assert!(!requested("/vip/2.html"), "the next page, reached by a link, still obeys robots.txt");
+    let id = suspect["finding_id"].as_i64().unwrap().to_string();
+    let package = dir.path().join("named.wacz");
+    zhiwen(dir.path()).args(["evidence", &id, "--out"]).arg(&package).assert().success();
+    let files = unzip(&package);
+    let records = zhiwen::engine::fetch::warc::read(&files["archive/capture-1-page-1.warc.gz"]).unwrap();
+    let metadata = records.iter().find(|r| r.header("WARC-Type") == Some("metadata")).unwrap();
+    let metadata: serde_json::Value = serde_json::from_slice(&metadata.block).unwrap();
+    assert!(metadata["settings"]["robots_txt"].as_str().unwrap().starts_with("not consulted"), "{metadata}");
+    // Watches never take the setting.
+    let out = zhiwen(dir.path()).args(["watch", "run", "--named-as-browser"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("watches obey robots.txt"));
+}

@@ -378,10 +378,15 @@ pub struct WebArgs {
     /// Refuse pages larger than this (after decompression).
     #[arg(long, value_name = "MIB", default_value_t = 16)]
     pub max_page_mib: u64,
-    /// A proxy (http://host:port, socks5://host:port), or "none"; by default the
-    /// environment's HTTPS_PROXY/HTTP_PROXY/ALL_PROXY.
+    /// A proxy (http://host:port), or "none"; by default the environment's
+    /// HTTPS_PROXY/HTTP_PROXY/ALL_PROXY.
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
+    /// Fetch the pages named here as a browser would, even where robots.txt shuts Zhiwen
+    /// out (for evidence of a known page); recorded in the capture. Links followed with
+    /// --follow and a chapter's next pages still obey robots.txt.
+    #[arg(long)]
+    pub named_as_browser: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]

@@ -272,6 +272,7 @@ pub(super) fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebC
             timeout: seconds(args.timeout, "timeout")?,
             max_bytes: args.max_page_mib << 20,
             proxy: ProxySetting::parse(args.proxy.as_deref().unwrap_or("")),
+            named_as_browser: args.named_as_browser,
             ..FetchOptions::default()
         },
     })

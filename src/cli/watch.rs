@@ -89,6 +89,9 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             let now = parse_now(now.as_deref())?;
             let opts = check_options(&check);
             corpus.ensure_distance(opts.max_distance)?;
+            if web.named_as_browser {
+                bail!("--named-as-browser is for pages checked by name: watches obey robots.txt");
+            }
             let web = web_options(&web)?;
             let watches: Vec<Watch> = corpus
                 .store()

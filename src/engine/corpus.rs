@@ -321,7 +321,7 @@ pub(crate) fn check_urls_with(
                 break;
             }
             progress(&chapter);
-            match crawl::chapter(&mut fetcher, &chapter, &listed, cancel) {
+            match crawl::chapter(&mut fetcher, &chapter, &listed, !web.follow, cancel) {
                 Ok(suspect) => {
                     pages += suspect.pages.len();
                     let mut report = check_text_with(index, store, &chapter, &suspect.text, opts)?;

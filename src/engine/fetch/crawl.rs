@@ -72,8 +72,16 @@ fn next_page(page: &Page, seen: &HashSet<Url>, chapters: &HashSet<Url>) -> Optio
 
 /// Fetches the chapter at `url`, page by page while a next page follows, and joins their
 /// text. `chapters` are the contents page's chapter links, never taken for next pages.
-pub fn chapter(fetcher: &mut Fetcher, url: &str, chapters: &HashSet<Url>, cancel: &Cancel) -> Result<WebSuspect> {
-    let first = fetcher.fetch(url)?;
+/// `named`: the user named `url` (it was not found by following links), so its first page is
+/// fetched with [`Fetcher::fetch_named`].
+pub fn chapter(
+    fetcher: &mut Fetcher,
+    url: &str,
+    chapters: &HashSet<Url>,
+    named: bool,
+    cancel: &Cancel,
+) -> Result<WebSuspect> {
+    let first = if named { fetcher.fetch_named(url)? } else { fetcher.fetch(url)? };
     let mut text = decode_web_page(url, &first.bytes, first.header("content-type"))?.text;
     let mut seen: HashSet<Url> = [&first.url, &first.final_url].iter().filter_map(|u| Url::parse(u).ok()).collect();
     let mut pages = vec![first];

@@ -62,6 +62,11 @@ pub struct FetchOptions {
     pub max_bytes: u64,
     pub proxy: ProxySetting,
     pub user_agent: String,
+    /// A page the user names (not one reached by following links) is fetched as a browser
+    /// would fetch it, even where robots.txt shuts Zhiwen out; off by default, recorded in
+    /// the capture. robots.txt still governs everything crawled: links followed, a
+    /// chapter's next pages, contents pages, watches.
+    pub named_as_browser: bool,
 }
 
 impl Default for FetchOptions {
@@ -72,6 +77,7 @@ impl Default for FetchOptions {
             max_bytes: 16 << 20,
             proxy: ProxySetting::Environment,
             user_agent: user_agent(),
+            named_as_browser: false,
         }
     }
 }
@@ -164,10 +170,14 @@ impl Fetcher {
 
     /// The settings a capture records: what the fetcher sent and how it behaved (the proxy
     /// by kind only: its URL may hold a password).
-    pub fn capture_settings(&self) -> serde_json::Value {
+    pub fn capture_settings(&self, obeyed_robots: bool) -> serde_json::Value {
         serde_json::json!({
             "user_agent": self.opts.user_agent,
-            "robots_txt": "obeyed (pages and redirect targets it forbids are not requested)",
+            "robots_txt": if obeyed_robots {
+                "obeyed (pages and redirect targets it forbids are not requested)"
+            } else {
+                "not consulted: a page the user named, fetched as a browser would (setting named_as_browser)"
+            },
             "delay_between_requests_ms": self.opts.delay.as_millis() as u64,
             "timeout_ms": self.opts.timeout.as_millis() as u64,
             "max_body_bytes": self.opts.max_bytes,
@@ -184,11 +194,23 @@ impl Fetcher {
     /// Errors name the URL and say why: not allowed, host not found, refused, timed out,
     /// an HTTP error status, too large.
     pub fn fetch(&mut self, url: &str) -> Result<Page> {
+        self.fetch_obeying(url, true)
+    }
+
+    /// Fetches a page the user named: as [`Fetcher::fetch`], except that with
+    /// [`FetchOptions::named_as_browser`] robots.txt is not consulted for it (nor for its
+    /// redirects), as a browser would not; the capture records which.
+    pub fn fetch_named(&mut self, url: &str) -> Result<Page> {
+        let obey = !self.opts.named_as_browser;
+        self.fetch_obeying(url, obey)
+    }
+
+    fn fetch_obeying(&mut self, url: &str, obey_robots: bool) -> Result<Page> {
         let fail = |reason: String| Error::Fetch { url: url.to_string(), reason };
         let mut current = parse_url(url)?;
         let mut exchanges = Vec::new();
         for _ in 0..=MAX_REDIRECTS {
-            if !self.allowed(&current)? {
+            if obey_robots && !self.allowed(&current)? {
                 return Err(fail(if current.as_str() == url {
                     "forbidden by the site's robots.txt (not requested)".into()
                 } else {
@@ -213,7 +235,7 @@ impl Fetcher {
                 headers,
                 bytes,
                 fetched_at: crate::engine::time::now(),
-                warc: warc::capture(&exchanges, &self.capture_settings()),
+                warc: warc::capture(&exchanges, &self.capture_settings(obey_robots)),
             });
         }
         Err(fail(format!("more than {MAX_REDIRECTS} redirects")))
