@@ -588,7 +588,9 @@ fn web_pages_checked_in_the_app_are_kept_as_findings_across_restarts() {
     h.get_by_label("Export evidence…").click();
     step_until(&mut h, "the evidence package", |_| zip.exists());
     let archive = zip::ZipArchive::new(std::fs::File::open(&zip).unwrap()).unwrap();
-    assert!(archive.file_names().any(|n| n.is_ok_and(|n| n == "manifest.json")));
+    for name in ["zhiwen/manifest.json", "datapackage.json", "archive/capture-1-page-1.warc.gz"] {
+        assert!(archive.file_names().any(|n| n.is_ok_and(|n| n == name)), "{name}");
+    }
     assert_eq!(site.paths().len(), fetched, "nothing was fetched after the restart");
 }
 
