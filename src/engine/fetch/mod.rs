@@ -2,7 +2,8 @@
 //!
 //! A [`Fetcher`] is a small, well-behaved crawler over ureq (blocking, rustls, gzip and
 //! brotli): it reads each site's robots.txt once (texting_robots, Google's rules) and never
-//! requests what it forbids; it waits at least [`FetchOptions::delay`] (or the site's
+//! requests what it forbids (but for a page the user names, when
+//! [`FetchOptions::named_as_browser`] asks for it: [`Fetcher::fetch_named`]); it waits at least [`FetchOptions::delay`] (or the site's
 //! `Crawl-delay`, if longer) between two requests to one host; it names itself in its
 //! User-Agent; it follows at most [`MAX_REDIRECTS`] redirects itself, so each hop is checked
 //! against robots.txt and the delay too; it gives up on a page after the timeout and refuses
