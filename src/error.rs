@@ -51,7 +51,7 @@ pub enum Error {
     Fetch { url: String, reason: String },
 
     /// A web page answered with an error status (after redirects); the message names the URL.
-    #[error("{url}: HTTP {status}{}", crate::engine::fetch::status_text(*.status))]
+    #[error("{url}: HTTP {status}{}", crate::engine::web::fetch::status_text(*.status))]
     HttpStatus { url: String, status: u16 },
 
     #[error("cancelled")]

@@ -200,8 +200,8 @@ fn a_gzip_page_is_captured_as_on_the_wire_and_the_package_verifies() {
     zhiwen(dir.path()).args(["evidence", &id, "--out"]).arg(&package).assert().success();
     let files = unzip(&package);
     let warc_bytes = &files["archive/capture-1-page-1.warc.gz"];
-    let records = zhiwen::engine::fetch::warc::read(warc_bytes).unwrap();
-    let of = |kind: &str| -> Vec<&zhiwen::engine::fetch::warc::ReadRecord> {
+    let records = zhiwen::engine::web::warc::read(warc_bytes).unwrap();
+    let of = |kind: &str| -> Vec<&zhiwen::engine::web::warc::ReadRecord> {
         records.iter().filter(|r| r.header("WARC-Type") == Some(kind)).collect()
     };
     // Both hops, each response exactly as the server wrote it (gzip body, odd header and all),
@@ -570,7 +570,7 @@ fn a_page_named_for_evidence_is_captured_as_a_browser_would_when_asked() {
     let package = dir.path().join("named.wacz");
     zhiwen(dir.path()).args(["evidence", &id, "--out"]).arg(&package).assert().success();
     let files = unzip(&package);
-    let records = zhiwen::engine::fetch::warc::read(&files["archive/capture-1-page-1.warc.gz"]).unwrap();
+    let records = zhiwen::engine::web::warc::read(&files["archive/capture-1-page-1.warc.gz"]).unwrap();
     let metadata = records.iter().find(|r| r.header("WARC-Type") == Some("metadata")).unwrap();
     let metadata: serde_json::Value = serde_json::from_slice(&metadata.block).unwrap();
     assert!(metadata["settings"]["robots_txt"].as_str().unwrap().starts_with("not consulted"), "{metadata}");

@@ -6,6 +6,7 @@ mod util;
 mod check;
 mod cli;
 mod clusters;
+mod discover;
 mod eval;
 mod evidence;
 mod fuzz_regressions;

@@ -174,6 +174,17 @@ pub enum Command {
     },
     /// Check the store: SQLite's integrity check, and that every document has all its windows.
     Doctor,
+    /// Find copies of your works on the web: each chapter's rarest phrases sent to a search
+    /// engine (SearXNG) as exact-phrase queries, every result checked, and each site found
+    /// copying learned (its contents pages, sitemaps and own search) so chapters the search
+    /// engine never indexed are found too. Only verified copies are reported.
+    Discover(DiscoverArgs),
+    /// Sites licensed to carry your works: their copies are counted apart as licensed,
+    /// never put in notices.
+    Allow {
+        #[command(subcommand)]
+        action: AllowAction,
+    },
     /// Remove documents by id or by path.
     Remove {
         #[arg(required = true, value_name = "ID|PATH")]
@@ -315,12 +326,81 @@ pub enum FindingsAction {
     },
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct DiscoverArgs {
+    /// Works to look for: ids or titles (as `works list` shows); folders of chapters
+    /// imported before works existed are found by folder name.
+    #[arg(value_name = "WORK", required_unless_present = "all")]
+    pub works: Vec<String>,
+    /// Look for every work of the corpus.
+    #[arg(long, conflicts_with = "works")]
+    pub all: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Least time between two queries to the search engine.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub query_interval: f64,
+    /// Only results this recent.
+    #[arg(long, value_parser = ["day", "week", "month", "year"])]
+    pub time_range: Option<String>,
+    /// Pages fetched per site at most; reaching it is reported.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub max_site_pages: usize,
+    /// Time spent on one site at most; reaching it is reported.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub max_site_time: f64,
+    /// Check only the search results; do not learn the sites they lead to.
+    #[arg(long)]
+    pub no_site_learning: bool,
+    /// Also fetch addresses on loopback, private and link-local networks (refused by
+    /// default: a planted search result must not make Zhiwen read your intranet).
+    #[arg(long)]
+    pub allow_private: bool,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum AllowAction {
+    /// Allow a host (its subdomains too) or a URL prefix to carry the works (or one work).
+    Add {
+        #[arg(value_name = "HOST|URL_PREFIX")]
+        pattern: String,
+        /// Only this work (its id or title).
+        #[arg(long, value_name = "WORK")]
+        work: Option<String>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// List the allowed sites.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove allowed sites by id.
+    Rm {
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<i64>,
+    },
+}
+
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum WatchAction {
-    /// Watch a site or page (the same URL again changes its settings).
+    /// Watch a site or page (the same URL again changes its settings), or with --discover
+    /// search the web for works on a schedule.
     Add {
-        #[arg(value_name = "URL")]
-        url: String,
+        /// The site or page; with --discover, the works to look for (none: every work).
+        #[arg(value_name = "URL|WORK")]
+        targets: Vec<String>,
+        /// A scheduled discovery of the works given (see `discover`).
+        #[arg(long)]
+        discover: bool,
+        #[command(flatten)]
+        search: SearchArgs,
         /// A name for the site.
         #[arg(long, default_value = "")]
         label: String,
@@ -352,6 +432,9 @@ pub enum WatchAction {
         /// The time the run counts as (unix seconds or YYYY-MM-DD); for testing schedules.
         #[arg(long, hide = true)]
         now: Option<String>,
+        /// Discoveries may fetch addresses on loopback, private and link-local networks.
+        #[arg(long)]
+        allow_private: bool,
         #[command(flatten)]
         check: CheckArgs,
         #[command(flatten)]
@@ -359,15 +442,28 @@ pub enum WatchAction {
     },
 }
 
-/// How web pages are fetched (for URL suspects).
+/// How web pages are gathered (for URL suspects).
 #[derive(clap::Args, Debug, Clone)]
 pub struct WebArgs {
-    /// Treat each URL as a table of contents: check the same-site chapters it links to.
+    /// Treat each URL as a table of contents: check the same-site chapters it links to
+    /// (over all the pages the contents continue on).
     #[arg(long)]
     pub follow: bool,
-    /// Fetch at most this many pages in all.
+    /// Fetch at most this many pages in all; chapters left unchecked are reported.
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub max_pages: usize,
+    /// Fetch the pages named here as a browser would, even where robots.txt shuts Zhiwen
+    /// out (for evidence of a known page); recorded in the capture. Links followed with
+    /// --follow and a chapter's next pages still obey robots.txt.
+    #[arg(long)]
+    pub named_as_browser: bool,
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+}
+
+/// How each web page is fetched.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FetchArgs {
     /// Wait at least this long between two requests to one site (or its robots.txt
     /// Crawl-delay, if longer).
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
@@ -382,11 +478,23 @@ pub struct WebArgs {
     /// HTTPS_PROXY/HTTP_PROXY/ALL_PROXY.
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
-    /// Fetch the pages named here as a browser would, even where robots.txt shuts Zhiwen
-    /// out (for evidence of a known page); recorded in the capture. Links followed with
-    /// --follow and a chapter's next pages still obey robots.txt.
+}
+
+/// How discovery searches and how far it goes (`discover`, `watch add --discover`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// The SearXNG instance to query (its JSON API must be on: `json` in search.formats).
+    #[arg(long, value_name = "URL", env = "ZHIWEN_SEARX")]
+    pub searx: Option<String>,
+    /// Exact phrases searched per chapter.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub per_chapter: u32,
+    /// Queries sent per run at most (spread over every chapter).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_queries: usize,
+    /// Every newly found pirate site becomes a site watch of its own.
     #[arg(long)]
-    pub named_as_browser: bool,
+    pub watch_new_sites: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]

@@ -1,6 +1,6 @@
 //! `zhiwen clusters`: near-duplicate groups of the corpus.
 
-use super::run::{cancel_on_ctrl_c, open};
+use super::common::{cancel_on_ctrl_c, open};
 use anyhow::{Result, bail};
 use std::path::Path;
 use std::process::ExitCode;

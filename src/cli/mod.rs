@@ -8,6 +8,8 @@
 mod args;
 mod clusters;
 mod package_files;
+mod common;
+mod discover;
 mod progress;
 mod render;
 mod run;

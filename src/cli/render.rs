@@ -159,3 +159,13 @@ pub fn pairs_table(pairs: &[zhiwen::engine::check::among::SuspectPair]) -> Strin
     }
     out + &format!("{} pairs\n", pairs.len())
 }
+
+/// Untrusted text (a title, a URL from a page) for a terminal cell: one line, no control
+/// or bidirectional characters, at most `width` characters.
+pub fn fit(s: &str, width: usize) -> String {
+    let plain = zhiwen::report::notice::plain(s);
+    match plain.char_indices().nth(width) {
+        Some((cut, _)) => format!("{}…", &plain[..cut]),
+        None => plain,
+    }
+}

@@ -4,6 +4,7 @@
 use super::args::{
     Args, BenchArgs, CheckArgs, Command, EvalArgs, EvidenceAction, FindingsAction, FingerprintArgs, WebArgs,
 };
+use super::common::{CorpusSide, Outputs, cancel_on_ctrl_c, check_options, open, web_options, write_outputs};
 use super::progress::Bar;
 use super::render;
 use anyhow::{Context, Result, bail};
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use zhiwen::engine::import::collect_files;
 use zhiwen::engine::store::FindingKind;
-use zhiwen::{Cancel, CheckOptions, Corpus, ImportOptions, ImportReport};
+use zhiwen::{CheckOptions, Corpus, ImportOptions, ImportReport};
 
 pub fn run(args: Args) -> ExitCode {
     match dispatch(args) {
@@ -60,6 +61,8 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Evidence { id: Some(id), out: Some(out), tsa, .. }) => evidence(&db, id, &out, tsa),
         Some(Command::Evidence { .. }) => Err(anyhow::anyhow!("evidence: give a finding id and --out FILE")),
         Some(Command::Remove { targets }) => remove(&db, &targets),
+        Some(Command::Discover(args)) => super::discover::discover(&db, &args),
+        Some(Command::Allow { action }) => super::discover::allow(&db, action),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Completions { shell }) => super::package_files::completions(shell),
@@ -83,10 +86,6 @@ fn dispatch(args: Args) -> Result<ExitCode> {
 pub fn default_db() -> Result<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "zhiwen").context("cannot find the user's data folder")?;
     Ok(dirs.data_dir().join("corpus.sqlite"))
-}
-
-pub(super) fn open(db: &Path) -> Result<Corpus> {
-    Corpus::open(db).with_context(|| format!("cannot open the store {}", db.display()))
 }
 
 #[cfg(feature = "gui")]
@@ -131,16 +130,6 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<Exi
     let report: ImportReport = corpus.import(paths, &opts, &|p| bar.update(p), &cancel)?;
     eprint!("{}", render::import_summary(&report));
     Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-pub(super) fn check_options(args: &CheckArgs) -> CheckOptions {
-    let CheckArgs { max_distance, min_passage, min_evidence } = args.clone();
-    let defaults = CheckOptions::default();
-    CheckOptions {
-        max_distance: max_distance.unwrap_or(defaults.max_distance),
-        min_passage_chars: min_passage.unwrap_or(defaults.min_passage_chars),
-        min_evidence_bits: min_evidence.unwrap_or(defaults.min_evidence_bits),
-    }
 }
 
 fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
@@ -203,29 +192,6 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Report files `check` writes besides its standard output.
-pub(super) struct Outputs {
-    pub(super) report: Option<PathBuf>,
-    pub(super) csv: Option<PathBuf>,
-    pub(super) pan: Option<PathBuf>,
-    /// Compare the suspects with each other too.
-    pub(super) among: bool,
-}
-
-/// A flag Ctrl-C sets: the work in hand finishes (a batch, a page) and what is done is
-/// kept. A second Ctrl-C kills the process as usual.
-pub(super) fn cancel_on_ctrl_c() -> Cancel {
-    let cancel = Cancel::new();
-    let on_ctrl_c = cancel.clone();
-    let _ = ctrlc::set_handler(move || {
-        if on_ctrl_c.is_cancelled() {
-            std::process::exit(130);
-        }
-        on_ctrl_c.cancel();
-    });
-    cancel
-}
-
 /// Records checks in the findings library; on a read-only store says so once and goes on.
 #[derive(Default)]
 struct Library {
@@ -257,27 +223,6 @@ impl Library {
     }
 }
 
-/// The engine's web options from the command line.
-pub(super) fn web_options(args: &WebArgs) -> Result<zhiwen::engine::corpus::WebCheckOptions> {
-    use zhiwen::engine::fetch::{FetchOptions, ProxySetting};
-    let seconds = |s: f64, what: &str| -> Result<std::time::Duration> {
-        std::time::Duration::try_from_secs_f64(s)
-            .map_err(|_| anyhow::anyhow!("--{what} must be a number of seconds, not {s}"))
-    };
-    Ok(zhiwen::engine::corpus::WebCheckOptions {
-        follow: args.follow,
-        max_pages: args.max_pages,
-        fetch: FetchOptions {
-            delay: seconds(args.delay, "delay")?,
-            timeout: seconds(args.timeout, "timeout")?,
-            max_bytes: args.max_page_mib << 20,
-            proxy: ProxySetting::parse(args.proxy.as_deref().unwrap_or("")),
-            named_as_browser: args.named_as_browser,
-            ..FetchOptions::default()
-        },
-    })
-}
-
 fn check_cmd(
     db: &Path,
     paths: &[PathBuf],
@@ -290,7 +235,7 @@ fn check_cmd(
     let opts = check_options(args);
     corpus.ensure_distance(opts.max_distance)?;
     let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.iter().partition(|p| p.to_str().is_some_and(zhiwen::engine::fetch::is_url));
+        paths.iter().partition(|p| p.to_str().is_some_and(zhiwen::engine::web::fetch::is_url));
     let paths: Vec<PathBuf> = paths.into_iter().cloned().collect();
     let mut walk = ImportReport::default();
     let files = collect_files(&paths, &mut walk);
@@ -327,7 +272,7 @@ fn check_cmd(
         let progress = |url: &str| eprintln!("fetching {url}");
         for mut w in corpus.check_urls(&urls, &web_options(web)?, &opts, &progress, &cancel)? {
             if let Some(suspect) = &w.suspect {
-                let pages = zhiwen::engine::corpus::captured(suspect);
+                let pages = zhiwen::engine::web::check::captured(suspect);
                 let id = library.record(&mut corpus, FindingKind::Web, &pages, &suspect.text, &w.report, &opts)?;
                 if let Some(web) = &mut w.report.web {
                     web.finding_id = id;
@@ -375,72 +320,6 @@ fn check_cmd(
     write_outputs(&corpus_side, &checked, &reports, outputs, &opts, reports.len(), &pair_texts)?;
     let failed = reports.iter().any(|r| r.error.is_some());
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// What the reports say about the corpus a check ran against, and its texts.
-pub(super) struct CorpusSide<'a> {
-    pub(super) params: zhiwen::FingerprintParams,
-    pub(super) size: zhiwen::report::CorpusSize,
-    pub(super) source_text: &'a dyn Fn(u32) -> Option<String>,
-}
-
-/// Writes the CSV, PAN and HTML outputs. `reports` are the corpus checks (CSV and PAN);
-/// `checked` holds them and then the pairs among the suspects (HTML), whose source texts
-/// are `pair_texts` (by batch position) instead of the corpus's.
-pub(super) fn write_outputs(
-    corpus: &CorpusSide,
-    checked: &[zhiwen::engine::corpus::Checked],
-    reports: &[zhiwen::SuspectReport],
-    outputs: &Outputs,
-    opts: &CheckOptions,
-    pairs_from: usize,
-    pair_texts: &[(u32, String)],
-) -> Result<()> {
-    let write = |path: &Path, text: &str| -> Result<()> {
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-    };
-    if let Some(csv) = &outputs.csv {
-        write(csv, &zhiwen::report::csv(reports))?;
-    }
-    if let Some(dir) = &outputs.pan {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for (i, r) in reports.iter().enumerate() {
-            write(&dir.join(zhiwen::report::report_name(i, &r.path, "xml")), &zhiwen::report::pan_xml(r))?;
-        }
-    }
-    let Some(target) = &outputs.report else { return Ok(()) };
-    let now = zhiwen::report::now();
-    let html_of = |i: usize| -> Result<String> {
-        let c = &checked[i];
-        let sources: Vec<(u32, String)> = if i >= pairs_from {
-            vec![pair_texts[i - pairs_from].clone()]
-        } else {
-            c.report.sources.iter().filter_map(|s| Some((s.id, (corpus.source_text)(s.id)?))).collect()
-        };
-        Ok(zhiwen::report::html(&zhiwen::report::ReportInput {
-            report: &c.report,
-            suspect_text: c.text.as_deref().unwrap_or(""),
-            source_texts: &sources,
-            corpus: corpus.size,
-            params: corpus.params,
-            check: opts.clone(),
-            generated_at: now,
-        }))
-    };
-    let as_folder = checked.len() > 1 || target.is_dir() || target.to_string_lossy().ends_with('/');
-    if !as_folder {
-        return write(target, &html_of(0)?);
-    }
-    let reports: Vec<&zhiwen::SuspectReport> = checked.iter().map(|c| &c.report).collect();
-    let index = zhiwen::report::write_html_folder(
-        target,
-        &reports,
-        |i| html_of(i).map_err(|e| std::io::Error::other(format!("{e:#}"))),
-        now,
-    )
-    .with_context(|| format!("cannot write the reports to {}", target.display()))?;
-    eprintln!("reports written to {}", index.display());
-    Ok(())
 }
 
 fn findings(

@@ -1,9 +1,9 @@
 //! `export --parquet`, `fingerprint --parquet` and `report --from-parquet`: the way to the
 //! Spark job in `spark/` and back.
 
+use super::common::{CorpusSide, Outputs, cancel_on_ctrl_c, open, write_outputs};
 use super::progress::Bar;
 use super::render;
-use super::run::{CorpusSide, Outputs, cancel_on_ctrl_c, open, write_outputs};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -2,7 +2,7 @@
 //! `findings notice-sent`.
 
 use super::args::WatchAction;
-use super::run::{cancel_on_ctrl_c, check_options, open, web_options};
+use super::common::{cancel_on_ctrl_c, check_options, open, web_options};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::ExitCode;
@@ -61,11 +61,23 @@ fn parse_now(now: Option<&str>) -> Result<i64> {
 pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
     let mut corpus = open(db)?;
     match action {
-        WatchAction::Add { url, label, follow, every } => {
-            if !zhiwen::engine::fetch::is_url(&url) {
+        WatchAction::Add { targets, discover, search, label, follow, every } => {
+            let every_secs = every_secs(&every)?;
+            if discover {
+                let id = super::discover::add_discovery_watch(&mut corpus, &targets, &search, every_secs)?;
+                eprintln!(
+                    "discovering {} on the web ({}, discovery watch {id})",
+                    if targets.is_empty() { "every work".to_string() } else { targets.join(", ") },
+                    every_text(every_secs)
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            let [url] = targets.as_slice() else {
+                bail!("watch add takes one URL (or --discover and the works to look for)");
+            };
+            if !zhiwen::engine::web::fetch::is_url(url) {
                 bail!("{url}: not a web address (http:// or https://)");
             }
-            let every_secs = every_secs(&every)?;
             let id =
                 corpus.store_mut().add_watch(&NewWatch { url: url.clone(), label, follow, every_secs }, time::now())?;
             eprintln!("watching {url} ({}, id {id})", every_text(every_secs));
@@ -73,10 +85,29 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
         }
         WatchAction::List { json } => {
             let watches = corpus.store().watches()?;
+            let discoveries = corpus.store().discovery_watches()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&watches)?);
+                // Site watches as before; scheduled discoveries after them, marked.
+                let mut all: Vec<serde_json::Value> =
+                    watches.iter().map(serde_json::to_value).collect::<serde_json::Result<_>>()?;
+                for d in &discoveries {
+                    let mut v = serde_json::to_value(d)?;
+                    v["discover"] = serde_json::Value::Bool(true);
+                    all.push(v);
+                }
+                println!("{}", serde_json::to_string_pretty(&all)?);
             } else {
                 print!("{}", watch_table(&watches, time::now()));
+                for d in &discoveries {
+                    println!(
+                        "discovery {}: works {} via {} ({}, last run {})",
+                        d.id,
+                        if d.works.is_empty() { "all".to_string() } else { format!("{:?}", d.works) },
+                        super::render::fit(&d.settings.searx, 80),
+                        every_text(d.every_secs),
+                        d.last_run_at.map_or_else(|| "never".into(), format_utc)
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -85,7 +116,7 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             eprintln!("removed {n} of {} watches", ids.len());
             Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        WatchAction::Run { ids, due, json, now, check, web } => {
+        WatchAction::Run { ids, due, json, now, check, web, allow_private } => {
             let now = parse_now(now.as_deref())?;
             let opts = check_options(&check);
             corpus.ensure_distance(opts.max_distance)?;
@@ -103,7 +134,13 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             if !due && let Some(missing) = ids.iter().find(|id| !watches.iter().any(|w| w.id == **id)) {
                 bail!("no watch {missing} (see zhiwen watch list)");
             }
-            if watches.is_empty() {
+            let discoveries: Vec<_> = corpus
+                .store()
+                .discovery_watches()?
+                .into_iter()
+                .filter(|d| ids.is_empty() && (!due || d.is_due(now)))
+                .collect();
+            if watches.is_empty() && discoveries.is_empty() {
                 eprintln!("{}", if due { "no watch is due" } else { "no watches (add one with zhiwen watch add URL)" });
                 return Ok(ExitCode::SUCCESS);
             }
@@ -128,6 +165,12 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                 if run.cancelled {
                     break;
                 }
+            }
+            for d in &discoveries {
+                let (run, ok) =
+                    super::discover::run_discovery_watch(&mut corpus, d, &web.fetch, &opts, allow_private, now, json)?;
+                failed |= !ok;
+                runs.push(run);
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&runs)?);
@@ -206,7 +249,7 @@ pub fn notice_sent(db: &Path, ids: &[i64], to: &str, on: Option<&str>) -> Result
 
 pub fn stats(db: &Path, json: bool, csv: bool, html: Option<&Path>) -> Result<ExitCode> {
     let corpus = open(db)?;
-    let picture = zhiwen::engine::stats::picture(corpus.store(), time::now())?;
+    let picture = zhiwen::engine::web::stats::picture(corpus.store(), time::now())?;
     if let Some(path) = html {
         std::fs::write(path, zhiwen::report::summary::summary_html(&picture))
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -222,7 +265,7 @@ pub fn stats(db: &Path, json: bool, csv: bool, html: Option<&Path>) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
-fn stats_text(p: &zhiwen::engine::stats::Picture) -> String {
+fn stats_text(p: &zhiwen::engine::web::stats::Picture) -> String {
     let mut out =
         format!("{} pages copy your works, {} still online, on {} sites\n\n", p.copies, p.online, p.sites.len());
     out += &format!("{:>5}  {:>5}  {:>6}  {:>6}  {:>6}  work\n", "sites", "pages", "online", "best", "doc");

@@ -1,7 +1,7 @@
 //! `zhiwen works`: list, show, edit and regroup works (a book, a column) and their chapters.
 
 use super::args::WorksAction;
-use super::run::open;
+use super::common::open;
 use anyhow::Result;
 use serde::Serialize;
 use std::path::Path;

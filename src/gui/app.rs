@@ -434,7 +434,7 @@ impl ZhiwenApp {
             Action::CheckUrls(urls, follow) => {
                 self.tab = Tab::Checks;
                 self.checks_running += 1;
-                let web = crate::engine::corpus::WebCheckOptions {
+                let web = crate::engine::web::check::WebCheckOptions {
                     follow,
                     fetch: self.settings.fetch_options(),
                     ..Default::default()
@@ -512,7 +512,8 @@ impl ZhiwenApp {
         }
         self.watch_running = true;
         self.watch_cancel = Cancel::new();
-        let web = crate::engine::corpus::WebCheckOptions { fetch: self.settings.fetch_options(), ..Default::default() };
+        let web =
+            crate::engine::web::check::WebCheckOptions { fetch: self.settings.fetch_options(), ..Default::default() };
         self.worker.run_watches(ids, web, self.settings.check.clone(), self.watch_cancel.clone());
     }
 
@@ -660,7 +661,7 @@ impl ZhiwenApp {
                     .iter()
                     .filter_map(|e| if let egui::Event::Paste(t) = e { Some(t.clone()) } else { None })
                     .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-                    .filter(|t| crate::engine::fetch::is_url(t))
+                    .filter(|t| crate::engine::web::fetch::is_url(t))
                     .collect()
             });
             if !pasted.is_empty() {

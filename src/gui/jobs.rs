@@ -7,12 +7,13 @@
 
 use crate::engine::check::among;
 use crate::engine::cluster::{ClusterOptions, Clusters};
-use crate::engine::corpus::{Checker, WebCheckOptions};
+use crate::engine::corpus::Checker;
 use crate::engine::import::collect_files;
-use crate::engine::stats::Picture;
 use crate::engine::store::watch::{NewWatch, RightsHolder, Watch, WatchRun};
 use crate::engine::store::{DocumentInfo, StoreStats};
 use crate::engine::store::{FindingInfo, FindingKind};
+use crate::engine::web::check::WebCheckOptions;
+use crate::engine::web::stats::Picture;
 use crate::report::notice::{self, Jurisdiction};
 use crate::{Cancel, CheckOptions, Corpus, FingerprintParams, ImportOptions, ImportReport, Progress, SuspectReport};
 use std::path::PathBuf;
@@ -501,7 +502,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 Err(e) => emit.send(Event::Failed(e.to_string())),
             },
             Command::ExportSummary(path) => {
-                let written = crate::engine::stats::picture(corpus.store(), crate::engine::time::now())
+                let written = crate::engine::web::stats::picture(corpus.store(), crate::engine::time::now())
                     .map_err(|e| e.to_string())
                     .and_then(|p| {
                         std::fs::write(&path, crate::report::summary::summary_html(&p))
@@ -542,7 +543,7 @@ fn watching(store: &crate::engine::store::Store) -> crate::Result<WatchingSnapsh
     Ok(WatchingSnapshot {
         watches: store.watches()?,
         last_runs,
-        picture: Some(crate::engine::stats::picture(store, crate::engine::time::now())?),
+        picture: Some(crate::engine::web::stats::picture(store, crate::engine::time::now())?),
         holder: store.rights_holder()?,
     })
 }
@@ -646,7 +647,7 @@ fn check_web_batch(
             for mut w in results {
                 let mut kept = w.suspect.is_none();
                 if let Some(suspect) = &w.suspect {
-                    let pages = crate::engine::corpus::captured(suspect);
+                    let pages = crate::engine::web::check::captured(suspect);
                     match checker.record_finding(FindingKind::Web, &pages, &suspect.text, &w.report, &opts) {
                         Ok(id) => {
                             w.report.web.iter_mut().for_each(|o| o.finding_id = Some(id));

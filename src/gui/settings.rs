@@ -41,8 +41,8 @@ pub const RECENT_FOLDERS: usize = 8;
 
 impl Settings {
     /// How the app fetches web pages.
-    pub fn fetch_options(&self) -> crate::engine::fetch::FetchOptions {
-        use crate::engine::fetch::{FetchOptions, ProxySetting};
+    pub fn fetch_options(&self) -> crate::engine::web::fetch::FetchOptions {
+        use crate::engine::web::fetch::{FetchOptions, ProxySetting};
         FetchOptions {
             delay: std::time::Duration::try_from_secs_f64(self.crawl_delay)
                 .unwrap_or(std::time::Duration::from_secs(1)),

@@ -59,7 +59,7 @@ pub fn csv(reports: &[SuspectReport]) -> String {
 
 /// The picture's tables one after another (works, sites, days), each under its own header
 /// row whose first field names the table; UTF-8 with a byte-order mark.
-pub fn summary_csv(p: &crate::engine::stats::Picture) -> String {
+pub fn summary_csv(p: &crate::engine::web::stats::Picture) -> String {
     let mut w = ::csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
     let mut row = |fields: Vec<String>| w.write_record(fields).expect("write to memory");
     let s = |x: &str| x.to_string();

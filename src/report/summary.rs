@@ -3,7 +3,7 @@
 //! Titles, paths and hosts come from files and pages: all of it goes through [`escape`].
 
 use super::{escape, format_utc, percent};
-use crate::engine::stats::{DayStats, Picture};
+use crate::engine::web::stats::{DayStats, Picture};
 use std::fmt::Write;
 
 /// The chart's colours: new copies and copies online.

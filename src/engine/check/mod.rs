@@ -441,6 +441,18 @@ fn drop_repeats(mut ps: Vec<(TokenPassage, verify::Verification)>) -> Vec<(Token
 
 /// Looks every query window up; returns, per source document, (query token, stored window
 /// ordinal, distance) triples.
+/// The documents with a stored window within `max_distance` of a window of `text`: what
+/// the index says shares text with it, before any verification.
+pub fn documents_sharing(
+    index: &Index,
+    params: &FingerprintParams,
+    text: &str,
+    max_distance: u32,
+) -> std::collections::HashSet<u32> {
+    let (_, fps) = query_fingerprints(&tokenize(text), params);
+    lookup(index, &fps, max_distance.min(index.max_distance())).into_keys().collect()
+}
+
 fn lookup(index: &Index, fps: &[u64], max_distance: u32) -> HashMap<u32, Vec<WindowHit>> {
     let mut hits = Vec::new();
     index.query_batch(fps, max_distance, &mut hits);

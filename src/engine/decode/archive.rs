@@ -232,7 +232,7 @@ fn dublin_core(xml: &[u8]) -> Option<BookMetadata> {
 }
 
 /// `amp` → `&`, `#x4E00` → `一`; unknown entities are kept as written.
-fn resolve_entity(name: &str) -> String {
+pub(crate) fn resolve_entity(name: &str) -> String {
     let c = match name {
         "amp" => Some('&'),
         "lt" => Some('<'),

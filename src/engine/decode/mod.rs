@@ -13,7 +13,7 @@
 //! understands; decoders never panic on hostile bytes (and the importer still catches a
 //! panic per file, in case one does).
 
-mod archive;
+pub(crate) mod archive;
 mod html;
 mod mobi;
 mod pdf_cmap;

@@ -12,6 +12,7 @@
 //! Good for: durable storage, listing, fetching a document's text for display.
 //! Not for: lookups during a check (never query SQLite per window; use the index).
 
+pub mod discovery;
 pub mod findings;
 mod load;
 mod packed;

@@ -156,6 +156,34 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     // 6 → 7: works (see works.rs): a book or a column with its chapters, title, authors,
     // language and rights holder. The documents already stored become works by folder.
     Migration::Code(add_works),
+    // 7 → 8: web discovery (engine/web/discover.rs): sites licensed to carry the works,
+    // scheduled discoveries and the record of each discovery run.
+    Migration::Sql(
+        "CREATE TABLE allowed_sites (
+        id         INTEGER PRIMARY KEY,
+        pattern    TEXT NOT NULL,            -- a host (its subdomains too) or a URL prefix
+        work_id    INTEGER,                  -- only for this work; NULL: every work
+        note       TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (pattern, work_id)
+    );
+    CREATE TABLE discovery_watches (
+        id          INTEGER PRIMARY KEY,
+        works       TEXT NOT NULL,           -- JSON array of work ids; empty: every work
+        settings    TEXT NOT NULL,           -- JSON: search engine, queries, limits
+        every_secs  INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        last_run_at INTEGER
+    );
+    CREATE TABLE discovery_runs (
+        id          INTEGER PRIMARY KEY,
+        watch_id    INTEGER REFERENCES discovery_watches(id) ON DELETE SET NULL,
+        started_at  INTEGER NOT NULL,
+        finished_at INTEGER,                 -- NULL while running, or when interrupted
+        outcome     TEXT NOT NULL,           -- 'running', 'done', 'cancelled'
+        summary     TEXT NOT NULL            -- JSON: the run's report
+    );",
+    ),
 ];
 
 /// The v7 works tables, and the documents already stored grouped into works.

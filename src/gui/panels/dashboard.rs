@@ -2,8 +2,8 @@
 //! while the app is open) and the picture of the copies found (`engine/stats.rs`): totals,
 //! new copies and copies online per day as a chart (egui_plot), per work and per site.
 
-use crate::engine::stats::Picture;
 use crate::engine::store::watch::{DAILY, NewWatch};
+use crate::engine::web::stats::Picture;
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::i18n::Tr;
 use crate::gui::jobs::Dialog;
@@ -56,7 +56,7 @@ fn add_watch_form(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr) {
                 ui.selectable_value(&mut w.every_secs, secs, label);
             }
         });
-        let valid = crate::engine::fetch::is_url(w.url.trim());
+        let valid = crate::engine::web::fetch::is_url(w.url.trim());
         let enter = url.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if ui.add_enabled(valid, egui::Button::new(tr.add_watch)).clicked() || (enter && valid) {
             add = Some(NewWatch { url: w.url.trim().to_string(), ..w.clone() });
@@ -163,7 +163,7 @@ fn picture(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr, p: &Picture)
     ui.add_space(6.0);
     ui.strong(tr.over_time);
     let days = p.days.clone();
-    let series = |value: fn(&crate::engine::stats::DayStats) -> usize| -> Vec<[f64; 2]> {
+    let series = |value: fn(&crate::engine::web::stats::DayStats) -> usize| -> Vec<[f64; 2]> {
         days.iter().enumerate().map(|(i, d)| [i as f64, value(d) as f64]).collect()
     };
     let (online, new) = (series(|d| d.online), series(|d| d.new));

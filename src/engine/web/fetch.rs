@@ -15,10 +15,7 @@
 //! [`crawl`] turns pages into suspects: a chapter split over pages is fetched page by
 //! page, and a table of contents leads to its chapters.
 
-pub mod crawl;
-pub mod warc;
-pub mod wire;
-
+use super::{warc, wire};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -68,6 +65,11 @@ pub struct FetchOptions {
     /// the capture. robots.txt still governs everything crawled: links followed, a
     /// chapter's next pages, contents pages, watches.
     pub named_as_browser: bool,
+    /// Fetch only hosts that resolve to public addresses (every hop, after DNS): loopback,
+    /// private, link-local and other special networks are refused. Discovery turns this on
+    /// for addresses it did not get from the user; tests serving a fake web on loopback
+    /// turn it off.
+    pub public_only: bool,
 }
 
 impl Default for FetchOptions {
@@ -79,6 +81,7 @@ impl Default for FetchOptions {
             proxy: ProxySetting::Environment,
             user_agent: user_agent(),
             named_as_browser: false,
+            public_only: false,
         }
     }
 }
@@ -121,6 +124,59 @@ type Answer = (u16, Vec<(String, String)>, Vec<u8>, wire::Exchange);
 /// robots.txt of one origin: its rules, or none (no file: everything allowed).
 struct Robots {
     rules: Option<texting_robots::Robot>,
+}
+
+/// Whether `ip` is an address of the public internet: not loopback, private (RFC 1918,
+/// unique local), link-local, shared (CGNAT), documentation, benchmarking, multicast,
+/// unspecified or reserved. IPv4-mapped IPv6 addresses are judged as IPv4.
+pub fn is_public(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)) // shared address space (CGNAT)
+                || (a == 192 && b == 0 && c == 0) // IETF protocol assignments
+                || (a == 198 && (b == 18 || b == 19)) // benchmarking
+                || a >= 240) // reserved
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00 // unique local
+                || (first & 0xffc0) == 0xfe80 // link-local
+                || first == 0x2001 && v6.segments()[1] == 0x0db8) // documentation
+        }
+    }
+}
+
+/// Refuses `url` when its host is, or resolves to, an address that is not public.
+fn ensure_public(url: &Url) -> std::result::Result<(), String> {
+    use std::net::ToSocketAddrs;
+    let host = url.host_str().unwrap_or("");
+    let port = url.port_or_known_default().unwrap_or(80);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addrs: Vec<std::net::IpAddr> =
+        (host, port).to_socket_addrs().map_err(|e| format!("host not found (DNS): {e}"))?.map(|a| a.ip()).collect();
+    match addrs.iter().find(|ip| !is_public(**ip)) {
+        Some(ip) => Err(format!(
+            "{host} resolves to {ip}, a loopback, private or link-local address: not fetched \
+             (only the public web is read unless the setting allows private addresses)"
+        )),
+        None => Ok(()),
+    }
 }
 
 pub struct Fetcher {
@@ -211,6 +267,11 @@ impl Fetcher {
         let mut current = parse_url(url)?;
         let mut exchanges = Vec::new();
         for _ in 0..=MAX_REDIRECTS {
+            if self.opts.public_only {
+                ensure_public(&current).map_err(|reason| {
+                    fail(if current.as_str() == url { reason } else { format!("redirected to {current}: {reason}") })
+                })?;
+            }
             if obey_robots && !self.allowed(&current)? {
                 return Err(fail(if current.as_str() == url {
                     "forbidden by the site's robots.txt (not requested)".into()
@@ -288,6 +349,24 @@ impl Fetcher {
         // A request that failed (timed out, too large) still counts for the host's delay.
         self.last_request.insert(url.host_str().unwrap_or("").to_string(), Instant::now());
         answer.map_err(|e| self.reason(e))
+    }
+
+    /// The sitemaps the robots.txt of `url`'s origin names (`Sitemap:` lines), reading
+    /// robots.txt if it was not read yet; none when it cannot be read.
+    pub fn sitemaps_of(&mut self, url: &Url) -> Vec<String> {
+        if self.opts.public_only && ensure_public(url).is_err() {
+            return Vec::new();
+        }
+        if self.allowed(url).is_err() {
+            return Vec::new();
+        }
+        let origin = url.origin().ascii_serialization();
+        self.robots.get(&origin).and_then(|r| r.rules.as_ref()).map_or_else(Vec::new, |r| r.sitemaps.clone())
+    }
+
+    /// The options this fetcher was made with.
+    pub fn options(&self) -> &FetchOptions {
+        &self.opts
     }
 
     /// Sleeps until `url`'s host may be asked again.

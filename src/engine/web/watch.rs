@@ -12,13 +12,12 @@
 
 use crate::Result;
 use crate::engine::check::CheckOptions;
-use crate::engine::corpus::{
-    Checker, Corpus, WebCheckOptions, WebChecked, captured, check_urls_with, record_finding_in,
-};
+use crate::engine::corpus::{Checker, Corpus, record_finding_in};
 use crate::engine::index::Index;
 use crate::engine::progress::Cancel;
 use crate::engine::store::watch::{Changes, Watch};
 use crate::engine::store::{FindingKind, Store};
+use crate::engine::web::check::{WebCheckOptions, WebChecked, captured, check_urls_with};
 use std::collections::HashSet;
 
 /// One run of a watch: every page checked (with its finding id in its report), and what

@@ -1,0 +1,201 @@
+//! Web pages checked against the corpus: fetched (a chapter over its pages, or the chapters
+//! a contents page lists), checked like any text, with their origin in the report.
+
+use crate::engine::check::{CheckOptions, SuspectReport, WebOrigin};
+use crate::engine::corpus::{Checker, Corpus, check_text_with};
+use crate::engine::index::Index;
+use crate::engine::progress::Cancel;
+use crate::engine::store::watch::{Observation, Seen};
+use crate::engine::store::{CapturedPage, Store, findings};
+use crate::engine::web::crawl::{self, WebSuspect};
+use crate::engine::web::fetch::{FetchOptions, Fetcher};
+use crate::{Error, Result};
+use std::collections::HashSet;
+
+/// A checked web suspect: its report (with its origin) and the pages it was read from.
+pub struct WebChecked {
+    pub report: SuspectReport,
+    /// `None` when nothing could be fetched (the report says why).
+    pub suspect: Option<WebSuspect>,
+    /// The HTTP status the page failed with, if it answered with one.
+    pub failed_status: Option<u16>,
+}
+
+impl WebChecked {
+    /// What this check shows about the page, for tracking copies over time; `finding_id`
+    /// is the finding it was recorded as.
+    pub fn observation(&self, finding_id: Option<i64>) -> Observation {
+        let url = self.report.web.as_ref().map_or(&self.report.path, |w| &w.url).clone();
+        let seen = match (&self.suspect, self.report.sources.first(), self.failed_status) {
+            (Some(_), Some(top), _) => {
+                Seen::Copies { finding_id, similarity: self.report.similarity, top_source: top.id }
+            }
+            (Some(_), None, _) => Seen::NoMatch,
+            (None, _, Some(status @ (404 | 410))) => Seen::Missing { status },
+            (None, _, _) => Seen::Unreachable { reason: self.report.error.clone().unwrap_or_default() },
+        };
+        Observation { url, seen }
+    }
+}
+
+/// How web suspects are gathered.
+#[derive(Clone, Debug)]
+pub struct WebCheckOptions {
+    /// Treat each URL as a table of contents and check the chapters it links to.
+    pub follow: bool,
+    /// Pages fetched at most, over all URLs (robots.txt not counted).
+    pub max_pages: usize,
+    pub fetch: FetchOptions,
+}
+
+impl Default for WebCheckOptions {
+    fn default() -> Self {
+        WebCheckOptions { follow: false, max_pages: 500, fetch: FetchOptions::default() }
+    }
+}
+
+impl Corpus {
+    /// Fetches and checks web pages: each URL as one suspect (a chapter split over pages
+    /// read whole), or with `follow` the chapters each URL lists. A URL that cannot be
+    /// fetched gives a report with `error` naming it and the reason; the rest go on.
+    /// `progress` hears of each URL as it is fetched.
+    pub fn check_urls(
+        &self,
+        urls: &[String],
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<Vec<WebChecked>> {
+        check_urls_with(&self.index(), self.store(), urls, web, opts, progress, cancel)
+    }
+}
+
+pub(crate) fn check_urls_with(
+    index: &Index,
+    store: &Store,
+    urls: &[String],
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    progress: &dyn Fn(&str),
+    cancel: &Cancel,
+) -> Result<Vec<WebChecked>> {
+    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    let mut out = Vec::new();
+    let mut pages = 0usize;
+    let failed = |url: &str, e: Error| WebChecked {
+        failed_status: if let Error::HttpStatus { status, .. } = e { Some(status) } else { None },
+        report: SuspectReport::failed(url.to_string(), e.to_string()),
+        suspect: None,
+    };
+    for url in urls {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
+            progress(url);
+            match crawl::contents(&mut fetcher, url, cancel) {
+                Ok(contents) if contents.chapters.is_empty() => {
+                    pages += contents.pages;
+                    out.push(failed(
+                        url,
+                        Error::Fetch {
+                            url: url.clone(),
+                            reason: "the contents page links to no chapter of this site".into(),
+                        },
+                    ));
+                    continue;
+                }
+                Ok(contents) => {
+                    pages += contents.pages;
+                    if let Some(cut) = contents.cut {
+                        out.push(failed(url, Error::Fetch { url: url.clone(), reason: cut }));
+                    }
+                    let links = contents.chapters;
+                    (links.iter().map(|u| u.to_string()).collect(), links.into_iter().collect())
+                }
+                Err(e) => {
+                    out.push(failed(url, e));
+                    continue;
+                }
+            }
+        } else {
+            (vec![url.clone()], HashSet::new())
+        };
+        let total = chapters.len();
+        for (i, chapter) in chapters.into_iter().enumerate() {
+            if cancel.is_cancelled() {
+                break;
+            }
+            if pages >= web.max_pages {
+                // Said, never silent: the first chapter left out names the limit.
+                let reason = format!(
+                    "not checked: the page limit ({}) was reached; {} of {total} chapters listed by {url} were not checked",
+                    web.max_pages,
+                    total - i
+                );
+                out.push(failed(&chapter, Error::Fetch { url: chapter.clone(), reason }));
+                break;
+            }
+            progress(&chapter);
+            match crawl::chapter(&mut fetcher, &chapter, &listed, !web.follow, cancel) {
+                Ok(suspect) => {
+                    pages += suspect.pages.len();
+                    let mut report = check_text_with(index, store, &chapter, &suspect.text, opts)?;
+                    report.web = Some(web_origin(&suspect));
+                    out.push(WebChecked { report, suspect: Some(suspect), failed_status: None });
+                }
+                Err(e) => out.push(failed(&chapter, e)),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The pages of a web suspect as the findings library keeps them.
+pub fn captured(suspect: &WebSuspect) -> Vec<CapturedPage> {
+    suspect
+        .pages
+        .iter()
+        .map(|p| CapturedPage {
+            url: p.url.clone(),
+            final_url: p.final_url.clone(),
+            status: Some(p.status),
+            headers: p.headers.clone(),
+            fetched_at: p.fetched_at,
+            bytes: p.bytes.clone(),
+            warc: Some(p.warc.clone()),
+        })
+        .collect()
+}
+
+/// The origin a web suspect's report carries.
+pub fn web_origin(suspect: &WebSuspect) -> WebOrigin {
+    WebOrigin {
+        url: suspect.url.clone(),
+        final_url: suspect.final_url().to_string(),
+        fetched_at: crate::engine::time::rfc3339(suspect.pages.first().map_or(0, |p| p.fetched_at)),
+        sha256: findings::sha256_of(suspect.pages.iter().map(|p| p.bytes.as_slice())),
+        pages: suspect
+            .pages
+            .iter()
+            .map(|p| crate::engine::check::PageHash { url: p.final_url.clone(), sha256: findings::sha256(&p.bytes) })
+            .collect(),
+        finding_id: None,
+    }
+}
+
+impl Checker {
+    /// [`Corpus::check_urls`] on this snapshot.
+    pub fn check_urls(
+        &self,
+        urls: &[String],
+        web: &WebCheckOptions,
+        opts: &CheckOptions,
+        progress: &dyn Fn(&str),
+        cancel: &Cancel,
+    ) -> Result<Vec<WebChecked>> {
+        let (index, store) = (self.index(), self.store());
+        check_urls_with(&index, store, urls, web, opts, progress, cancel)
+    }
+}
