@@ -17,7 +17,7 @@ const DELAY: f64 = 0.05;
 /// The Crawl-delay one site asks for in its robots.txt.
 const CRAWL_DELAY: f64 = 0.2;
 
-fn discovery_dir() -> PathBuf {
+pub(crate) fn discovery_dir() -> PathBuf {
     fixtures().join("discovery")
 }
 
@@ -94,9 +94,9 @@ impl Host {
 /// Requests of one host: (path, when).
 type Log = Arc<Mutex<Vec<(String, Instant)>>>;
 
-struct Served {
-    base: String,
-    log: Log,
+pub(crate) struct Served {
+    pub(crate) base: String,
+    pub(crate) log: Log,
     server: Arc<tiny_http::Server>,
 }
 
@@ -106,9 +106,16 @@ impl Drop for Served {
     }
 }
 
-fn serve_host(ip: &str, pages: HashMap<String, (String, Vec<u8>)>) -> Served {
+/// A server bound on `ip` (any free port), not yet answering: its address is known
+/// before its pages are made (sitemaps name it).
+fn bind(ip: &str) -> (Arc<tiny_http::Server>, String) {
     let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
     let port = server.server_addr().to_ip().unwrap().port();
+    (server, format!("http://{ip}:{port}"))
+}
+
+/// Serves `pages` on a bound server until dropped; every request is logged.
+fn start((server, base): (Arc<tiny_http::Server>, String), pages: HashMap<String, (String, Vec<u8>)>) -> Served {
     let log: Log = Arc::default();
     let (srv, requests) = (server.clone(), log.clone());
     std::thread::spawn(move || {
@@ -123,16 +130,16 @@ fn serve_host(ip: &str, pages: HashMap<String, (String, Vec<u8>)>) -> Served {
             let _ = request.respond(response);
         }
     });
-    Served { base: format!("http://{ip}:{port}"), log, server }
+    Served { base, log, server }
 }
 
 /// The fake web: pirate hosts, a licensed host, and the search engine indexing some pages.
-struct Web {
-    hosts: Vec<Served>,
+pub(crate) struct Web {
+    pub(crate) hosts: Vec<Served>,
     licensed: Served,
-    search: Served,
+    pub(crate) search: Served,
     /// Full URLs of the planted copies the crawler may read.
-    planted: HashSet<String>,
+    pub(crate) planted: HashSet<String>,
     /// Full URLs of the licensed copies.
     licensed_copies: HashSet<String>,
     /// Planted copies the search engine does not index.
@@ -193,7 +200,7 @@ fn pirate_host(i: usize, base: &str, work: &[Chapter], filler: &[Chapter]) -> Ho
             h.copies.push(path.clone());
         }
         // The search engine has seen about one chapter in four of each host.
-        if (n + i) % 4 == 0 {
+        if (n + i).is_multiple_of(4) {
             h.indexed.push((path, title(n), work[n].text.clone()));
         }
     }
@@ -315,7 +322,7 @@ fn search_engine(index: Vec<(String, String, String)>) -> Served {
     Served { base: format!("http://127.0.0.2:{port}"), log, server }
 }
 
-fn fake_web() -> Web {
+pub(crate) fn fake_web() -> Web {
     let work = read_chapters(&discovery_dir().join("works/聊斋志异"));
     let filler = read_chapters(&discovery_dir().join("filler"));
     let mut hosts = Vec::new();
@@ -323,12 +330,8 @@ fn fake_web() -> Web {
     let mut unindexed = HashSet::new();
     let mut index = Vec::new();
     for i in 0..12 {
-        // The address is known before the pages (sitemaps name it): bind first.
-        let ip = format!("127.0.0.{}", 10 + i);
-        let probe = tiny_http::Server::http(format!("{ip}:0")).unwrap();
-        let port = probe.server_addr().to_ip().unwrap().port();
-        drop(probe);
-        let base = format!("http://{ip}:{port}");
+        let bound = bind(&format!("127.0.0.{}", 10 + i));
+        let base = bound.1.clone();
         let h = pirate_host(i, &base, &work, &filler);
         let indexed: HashSet<String> = h.indexed.iter().map(|(p, _, _)| format!("{base}{p}")).collect();
         for c in &h.copies {
@@ -338,15 +341,14 @@ fn fake_web() -> Web {
             }
         }
         index.extend(h.indexed.iter().map(|(p, t, text)| (format!("{base}{p}"), t.clone(), text.clone())));
-        let served = serve_host_at(&ip, port, h.pages);
-        hosts.push(served);
+        hosts.push(start(bound, h.pages));
     }
     // The licensed site: every chapter, every one indexed.
     let mut lic = Host::default();
     for (n, c) in work.iter().enumerate() {
         lic.html(&format!("/licensed/{n}.html"), chapter_page(&c.title, &c.text, ""));
     }
-    let licensed = serve_host("127.0.0.40", lic.pages);
+    let licensed = start(bind("127.0.0.40"), lic.pages);
     let licensed_copies: HashSet<String> =
         (0..work.len()).map(|n| format!("{}/licensed/{n}.html", licensed.base)).collect();
     for (n, c) in work.iter().enumerate() {
@@ -356,28 +358,8 @@ fn fake_web() -> Web {
     Web { hosts, licensed, search, planted, licensed_copies, unindexed, work }
 }
 
-/// [`serve_host`] on a port chosen before (retried: another test may take it meanwhile).
-fn serve_host_at(ip: &str, port: u16, pages: HashMap<String, (String, Vec<u8>)>) -> Served {
-    let server = Arc::new(tiny_http::Server::http(format!("{ip}:{port}")).expect("the port just probed is free"));
-    let log: Log = Arc::default();
-    let (srv, requests) = (server.clone(), log.clone());
-    std::thread::spawn(move || {
-        for request in srv.incoming_requests() {
-            let path = request.url().to_string();
-            requests.lock().unwrap().push((path.clone(), Instant::now()));
-            let response = match pages.get(&path) {
-                Some((kind, body)) => tiny_http::Response::from_data(body.clone())
-                    .with_header(tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).unwrap()),
-                None => tiny_http::Response::from_string("not here").with_status_code(404),
-            };
-            let _ = request.respond(response);
-        }
-    });
-    Served { base: format!("http://{ip}:{port}"), log, server }
-}
-
 /// A store with the two works imported (the chapters of 聊斋志异 and of 镜花缘).
-fn imported_works() -> tempfile::TempDir {
+pub(crate) fn imported_works() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     zhiwen(dir.path()).args(["import", "--quiet"]).arg(discovery_dir().join("works")).assert().success();
     dir
@@ -401,11 +383,7 @@ fn discover(dir: &Path, web: &Web, extra: &[&str]) -> (serde_json::Value, i32, S
 fn discovery_finds_the_copies_on_twelve_sites_including_those_the_search_engine_never_saw() {
     let dir = imported_works();
     let web = fake_web();
-    zhiwen(dir.path())
-        .args(["allow", "add", &web.licensed.base.replace("http://", "").split(':').next().unwrap().to_string()])
-        .args(["--note", "licensed partner"])
-        .assert()
-        .success();
+    zhiwen(dir.path()).args(["allow", "add", "127.0.0.40"]).args(["--note", "licensed partner"]).assert().success();
     let started = Instant::now();
     let (json, code, stderr) = discover(dir.path(), &web, &["聊斋志异", "--allow-private"]);
     let seconds = started.elapsed().as_secs_f64();

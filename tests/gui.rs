@@ -804,3 +804,63 @@ fn a_spark_run_opens_as_results_in_the_side_by_side_viewer() {
     assert!(h.state().results[1].outcome.report.sources.is_empty());
     assert!(h.state().messages.iter().any(|m| m.contains("2 suspects from the Spark run")), "{:?}", h.state().messages);
 }
+
+/// *Find copies on the web…* on a selected chapter: the search engine is asked for its
+/// work, the sites found are learned, the copies land in Findings; without a search engine
+/// set, the app says so and opens the settings.
+#[test]
+fn find_copies_on_the_web_from_the_corpus_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let web = crate::discover::fake_web();
+    let mut h = app_harness_importing(
+        dir.path().join("corpus.sqlite"),
+        crate::discover::discovery_dir().join("works"),
+        dir.path().join("r.json"),
+    );
+    h.step();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 18 && a.import.is_none());
+    h.get_by_label("卷一 考城隍").click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected_docs.len(), 1);
+
+    // No search engine yet: said, and the settings open.
+    h.get_by_label("Find copies on the web…").click();
+    h.run_steps(2);
+    assert!(h.state().messages.last().unwrap().contains("Set the search engine"), "{:?}", h.state().messages);
+    assert!(h.state().show_settings);
+    h.state_mut().show_settings = false;
+
+    // The licensed site, allowed in the settings.
+    h.state_mut().allow_draft = "127.0.0.40".into();
+    h.state_mut().show_settings = true;
+    h.run_steps(2);
+    h.get_by_label("Allow").click();
+    step_until(&mut h, "the allowed site", |a| a.watching.allowed.len() == 1);
+    h.state_mut().show_settings = false;
+    let s = &mut h.state_mut().settings;
+    s.search_url = web.search.base.clone();
+    s.query_interval = 0.0;
+    s.crawl_delay = 0.02;
+    s.proxy = "none".into();
+    s.discover_private = true;
+    h.run_steps(1);
+    h.get_by_label("Find copies on the web…").click();
+    h.run_steps(1);
+    assert!(h.state().discovery_running);
+    step_until(&mut h, "the discovery", |a| !a.discovery_running);
+    let summary = h.state().messages.iter().find(|m| m.starts_with("聊斋志异:")).cloned();
+    assert!(
+        summary.as_ref().is_some_and(|m| m.contains("copies on 12 sites, 16 licensed")),
+        "{:?}",
+        h.state().messages
+    );
+    // Findings hold the verified copies, every one a planted copy (or a licensed one).
+    let found: Vec<String> =
+        h.state().findings.iter().map(|f| f.target.clone()).filter(|t| !t.contains("/licensed/")).collect();
+    assert!(found.len() as f64 >= 0.95 * web.planted.len() as f64, "{} of {}", found.len(), web.planted.len());
+    assert!(found.iter().all(|u| web.planted.contains(u)), "{found:?}");
+    assert_eq!(h.state().tab, zhiwen::gui::app::Tab::Findings);
+}

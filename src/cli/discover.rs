@@ -9,53 +9,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use zhiwen::Corpus;
 use zhiwen::engine::store::discovery::{DiscoverySettings, DiscoveryWatch};
-use zhiwen::engine::web::discover::{DiscoverOptions, DiscoveryReport, WorkToFind};
+use zhiwen::engine::web::discover::{DiscoverOptions, DiscoveryReport, WorkToFind, works_by_folder};
 use zhiwen::engine::web::search::{SearchOptions, Searx, TimeRange};
 
-/// The works of the corpus, chapters in order: documents grouped by the folder they were
-/// imported from (a folder of chapters is a work named by the folder; a file alone is a
-/// work of its own, named by its title).
+/// The works of the corpus, chapters in order (see [`works_by_folder`]).
 pub(crate) fn corpus_works(corpus: &Corpus) -> Result<Vec<WorkToFind>> {
-    let mut docs = corpus.store().documents()?;
-    docs.sort_by(|a, b| natural_key(&a.path).cmp(&natural_key(&b.path)));
-    let mut works: Vec<(String, WorkToFind)> = Vec::new();
-    for d in docs {
-        let path = Path::new(&d.path);
-        let folder = path.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let siblings = works.iter().position(|(f, _)| *f == folder);
-        match siblings {
-            Some(i) => works[i].1.documents.push(d.id),
-            None => {
-                let title = path
-                    .parent()
-                    .and_then(|p| p.file_name())
-                    .map_or_else(|| d.title.clone(), |n| n.to_string_lossy().into_owned());
-                works.push((folder, WorkToFind { id: None, title, authors: Vec::new(), documents: vec![d.id] }));
-            }
-        }
-    }
-    Ok(works.into_iter().map(|(_, w)| w).collect())
-}
-
-/// Sorts `2.txt` before `10.txt`: runs of digits compare as numbers.
-fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_ascii_digit() {
-            let mut n = c.to_digit(10).unwrap_or(0) as u64;
-            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                n = n.saturating_mul(10).saturating_add(d as u64);
-                chars.next();
-            }
-            out.push((std::mem::take(&mut text), n));
-        } else {
-            text.push(c);
-        }
-    }
-    out.push((text, u64::MAX));
-    out
+    Ok(works_by_folder(corpus.store().documents()?))
 }
 
 /// The works named on the command line (ids or titles), or every work.
@@ -305,14 +264,4 @@ pub fn run_discovery_watch(
     }
     let ok = report.search_errors.is_empty();
     Ok((serde_json::json!({ "discovery_watch": watch, "report": report }), ok))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn chapters_sort_by_number() {
-        let mut names = ["b/10.txt", "b/2.txt", "b/1.txt", "a/3.txt"];
-        names.sort_by_key(|n| super::natural_key(n));
-        assert_eq!(names, ["a/3.txt", "b/1.txt", "b/2.txt", "b/10.txt"]);
-    }
 }

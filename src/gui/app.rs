@@ -55,6 +55,11 @@ pub enum Action {
     FindDuplicates,
     /// Show a corpus document beside another (the first of its group) in the viewer.
     CompareDocuments(u32, u32),
+    /// Find copies on the web of the works these documents belong to.
+    Discover(Vec<u32>),
+    /// Add a host or URL prefix to the licensed sites.
+    AllowSite(String),
+    RemoveAllowedSite(i64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +152,10 @@ pub struct ZhiwenApp {
     pub new_watch: crate::engine::store::watch::NewWatch,
     /// Watch runs under way, and how to stop them.
     pub watch_running: bool,
+    /// A discovery is running (one at a time; Cancel in the status bar stops it).
+    pub discovery_running: bool,
+    /// The licensed site being typed in the settings.
+    pub allow_draft: String,
     pub watch_cancel: Cancel,
     /// When the app last looked for due watches (it looks once a minute while open).
     next_due_check: Instant,
@@ -204,6 +213,8 @@ impl ZhiwenApp {
                 every_secs: crate::engine::store::watch::DAILY,
             },
             watch_running: false,
+            discovery_running: false,
+            allow_draft: String::new(),
             watch_cancel: Cancel::new(),
             next_due_check: Instant::now(),
             selected_findings: HashSet::new(),
@@ -276,6 +287,11 @@ impl ZhiwenApp {
                 }
                 Event::WatchRun(Some(summary)) => self.messages.push(summary),
                 Event::WatchRun(None) => self.watch_running = false,
+                Event::Discovered(Some(summary)) => {
+                    self.messages.push(summary);
+                    self.tab = Tab::Findings;
+                }
+                Event::Discovered(None) => self.discovery_running = false,
                 Event::Notice(Ok(draft)) => self.notice = Some(draft),
                 Event::ClusterProgress(done, total) => {
                     if let Some(running) = &mut self.duplicates.running {
@@ -472,6 +488,9 @@ impl ZhiwenApp {
             Action::AddWatch(w) => self.worker.add_watch(w),
             Action::RemoveWatch(id) => self.worker.remove_watch(id),
             Action::RunWatches(ids) => self.run_watches(ids),
+            Action::Discover(docs) => self.discover(docs),
+            Action::AllowSite(pattern) => self.worker.allow_site(pattern),
+            Action::RemoveAllowedSite(id) => self.worker.remove_allowed_site(id),
             Action::DraftNotice(ids, kind) => self.worker.draft_notice(ids, kind),
             Action::FindDuplicates => {
                 if self.duplicates.running.is_none() {
@@ -503,6 +522,29 @@ impl ZhiwenApp {
             Ok(()) => self.messages.push(format!("{} {}", self.tr().exported, path.display())),
             Err(e) => self.messages.push(format!("{}: {e}", path.display())),
         }
+    }
+
+    /// Starts a discovery for the works of `docs` unless one is running.
+    fn discover(&mut self, docs: Vec<u32>) {
+        if self.discovery_running {
+            return;
+        }
+        let searx = self.settings.search_url.trim().to_string();
+        if searx.is_empty() {
+            self.messages.push(self.tr().no_search_engine.to_string());
+            self.show_settings = true;
+            return;
+        }
+        self.discovery_running = true;
+        self.web_cancel = Cancel::new();
+        let opts = crate::engine::web::discover::DiscoverOptions {
+            fetch: self.settings.fetch_options(),
+            allow_private: self.settings.discover_private,
+            ..Default::default()
+        };
+        let interval = std::time::Duration::try_from_secs_f64(self.settings.query_interval)
+            .unwrap_or(std::time::Duration::from_secs(2));
+        self.worker.discover(docs, searx, interval, opts, self.settings.check.clone(), self.web_cancel.clone());
     }
 
     /// Starts watch runs (`ids`, or those due when empty) unless some are running.

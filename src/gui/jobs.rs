@@ -59,6 +59,8 @@ pub enum Event {
     Watching(Box<WatchingSnapshot>),
     /// A watch run finished (or was cancelled) with this summary; `None` ends the runs.
     WatchRun(Option<String>),
+    /// A discovery finished with this summary; `None` ends it.
+    Discovered(Option<String>),
     /// A takedown notice drafted from findings, or why it cannot be.
     Notice(Result<NoticeDraft, String>),
     /// Signatures computed so far while finding duplicates: (done, total).
@@ -78,6 +80,8 @@ pub struct WatchingSnapshot {
     pub last_runs: Vec<WatchRun>,
     pub picture: Option<Picture>,
     pub holder: RightsHolder,
+    /// The licensed sites (the allow-list).
+    pub allowed: Vec<crate::engine::store::discovery::AllowedSite>,
 }
 
 /// A notice being edited: for which findings, in which form, its text.
@@ -198,6 +202,18 @@ enum Command {
     CompareDocuments(u32, u32),
     /// Shows a Spark run's results (read from its Parquet folders, not the store).
     OpenRun(PathBuf),
+    /// Finds copies on the web of the works of these documents.
+    Discover(Vec<u32>, DiscoverJob, Cancel),
+    AllowSite(String),
+    RemoveAllowedSite(i64),
+}
+
+/// How a discovery from the app searches.
+pub struct DiscoverJob {
+    pub searx: String,
+    pub query_interval: std::time::Duration,
+    pub opts: crate::engine::web::discover::DiscoverOptions,
+    pub check: CheckOptions,
 }
 
 /// The UI's handle on the engine thread.
@@ -270,6 +286,26 @@ impl Worker {
     /// with `Event::WatchRun`, and the last with `Event::WatchRun(None)`.
     pub fn run_watches(&self, ids: Vec<i64>, web: WebCheckOptions, opts: CheckOptions, cancel: Cancel) {
         let _ = self.commands.send(Command::RunWatches(ids, web, opts, cancel));
+    }
+    /// Finds copies on the web of the works `docs` belong to, on a thread of its own; ends
+    /// with `Event::Discovered(Some(summary))` and `Event::Discovered(None)`.
+    pub fn discover(
+        &self,
+        docs: Vec<u32>,
+        searx: String,
+        query_interval: std::time::Duration,
+        opts: crate::engine::web::discover::DiscoverOptions,
+        check: CheckOptions,
+        cancel: Cancel,
+    ) {
+        let job = DiscoverJob { searx, query_interval, opts, check };
+        let _ = self.commands.send(Command::Discover(docs, job, cancel));
+    }
+    pub fn allow_site(&self, pattern: String) {
+        let _ = self.commands.send(Command::AllowSite(pattern));
+    }
+    pub fn remove_allowed_site(&self, id: i64) {
+        let _ = self.commands.send(Command::RemoveAllowedSite(id));
     }
     pub fn set_holder(&self, holder: RightsHolder) {
         let _ = self.commands.send(Command::SetHolder(holder));
@@ -457,6 +493,35 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                     }
                 }
             }
+            Command::AllowSite(pattern) => {
+                if let Err(e) = corpus.store_mut().allow_site(&pattern, None, "", crate::engine::time::now()) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_watching(&corpus, &emit);
+            }
+            Command::RemoveAllowedSite(id) => {
+                if let Err(e) = corpus.store_mut().remove_allowed_sites(&[id]) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish_watching(&corpus, &emit);
+            }
+            Command::Discover(docs, job, cancel) => {
+                let started = corpus.ensure_distance(job.check.max_distance).and_then(|()| corpus.checker());
+                let works = corpus.store().documents().map(|all| {
+                    let works = crate::engine::web::discover::works_by_folder(all);
+                    works.into_iter().filter(|w| w.documents.iter().any(|d| docs.contains(d))).collect::<Vec<_>>()
+                });
+                match (started, works) {
+                    (Ok(checker), Ok(works)) => {
+                        let emit = emit.clone();
+                        std::thread::spawn(move || discover(checker, works, job, cancel, emit));
+                    }
+                    (Err(e), _) | (_, Err(e)) => {
+                        emit.send(Event::Failed(e.to_string()));
+                        emit.send(Event::Discovered(None));
+                    }
+                }
+            }
             Command::SetHolder(holder) => {
                 if let Err(e) = corpus.store_mut().set_rights_holder(&holder) {
                     emit.send(Event::Failed(e.to_string()));
@@ -545,6 +610,7 @@ fn watching(store: &crate::engine::store::Store) -> crate::Result<WatchingSnapsh
         last_runs,
         picture: Some(crate::engine::web::stats::picture(store, crate::engine::time::now())?),
         holder: store.rights_holder()?,
+        allowed: store.allowed_sites()?,
     })
 }
 
@@ -558,6 +624,48 @@ fn web_work_done(checker: &Checker, emit: &Emit) {
         emit.send(Event::Watching(Box::new(w)));
     }
     emit.send(Event::Fetching(None));
+}
+
+/// Runs a discovery on a checker's thread (see [`Worker::discover`]).
+fn discover(
+    mut checker: Checker,
+    works: Vec<crate::engine::web::discover::WorkToFind>,
+    job: DiscoverJob,
+    cancel: Cancel,
+    emit: Emit,
+) {
+    use crate::engine::web::search::{SearchOptions, Searx};
+    let progress = |what: &str| emit.send(Event::Fetching(Some(what.to_string())));
+    let opts =
+        SearchOptions { min_interval: job.query_interval, proxy: job.opts.fetch.proxy.clone(), ..Default::default() };
+    let ran = Searx::new(&job.searx, opts)
+        .and_then(|mut engine| checker.discover(&mut engine, &works, &job.opts, &job.check, None, &progress, &cancel));
+    match ran {
+        Ok(report) => {
+            let copies = report.copies.iter().filter(|c| !c.licensed).count();
+            let mut summary = format!(
+                "{}: {} queries, {} pages checked, {copies} copies on {} sites, {} licensed",
+                works.iter().map(|w| w.title.as_str()).collect::<Vec<_>>().join(", "),
+                report.queries,
+                report.pages_checked,
+                report.sites.iter().filter(|s| !s.licensed).count(),
+                report.copies.len() - copies
+            );
+            if let Some(first) = report.search_errors.first() {
+                summary += &format!("; {} searches failed ({first})", report.search_errors.len());
+            }
+            if let Some(limit) = report.limits.first() {
+                summary += &format!("; limit: {limit}");
+            }
+            if report.cancelled {
+                summary += "; cancelled";
+            }
+            emit.send(Event::Discovered(Some(summary)));
+        }
+        Err(e) => emit.send(Event::Failed(format!("{}: {e}", job.searx))),
+    }
+    web_work_done(&checker, &emit);
+    emit.send(Event::Discovered(None));
 }
 
 /// Runs watches on a checker's thread: `ids`, or those due now when empty.

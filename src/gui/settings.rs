@@ -34,6 +34,12 @@ pub struct Settings {
     /// The RFC 3161 time-stamping authority evidence packages are timestamped by (its URL);
     /// empty: packages are not timestamped.
     pub tsa: String,
+    /// The SearXNG instance discovery asks (empty: none set).
+    pub search_url: String,
+    /// Seconds between two queries to the search engine.
+    pub query_interval: f64,
+    /// Discovery may fetch addresses on private networks (an intranet mirror; tests).
+    pub discover_private: bool,
 }
 
 /// Recent folders kept.
@@ -81,6 +87,9 @@ impl Default for Settings {
             crawl_delay: 1.0,
             proxy: String::new(),
             tsa: String::new(),
+            search_url: String::new(),
+            query_interval: 2.0,
+            discover_private: false,
         }
     }
 }

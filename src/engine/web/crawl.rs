@@ -114,10 +114,14 @@ pub fn names_chapter(text: &str) -> bool {
             return true;
         }
     }
+    // `Chapter 12`, `Chapter12`, `CHAPTER XII` (not `Chapters`).
     let lower = text.to_ascii_lowercase();
-    lower
-        .strip_prefix("chapter")
-        .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit() || c.is_alphabetic()))
+    lower.strip_prefix("chapter").is_some_and(|rest| {
+        let number = rest.trim_start().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        !number.is_empty()
+            && (number.chars().all(|c| c.is_ascii_digit())
+                || (rest.starts_with(char::is_whitespace) && number.chars().all(|c| "ivxlcdm".contains(c))))
+    })
 }
 
 /// Whether a link leads to the next page of a listing or a chapter: `rel="next"`, 下一页,

@@ -187,6 +187,9 @@ impl DiscoveryReport {
     }
 }
 
+/// Each chapter of a work (by document id) with its search phrases, best first.
+pub type ChapterPhrases = Vec<(u32, Vec<Phrase>)>;
+
 /// Picks each chapter's search phrases for `works`: best first, stock phrases dropped.
 pub fn pick_phrases(
     index: &Index,
@@ -194,7 +197,7 @@ pub fn pick_phrases(
     works: &[WorkToFind],
     opts: &DiscoverOptions,
     check_opts: &CheckOptions,
-) -> Result<Vec<Vec<(u32, Vec<Phrase>)>>> {
+) -> Result<Vec<ChapterPhrases>> {
     let params = store.params();
     let mut out = Vec::with_capacity(works.len());
     let work_of: HashMap<u32, usize> =
@@ -248,7 +251,7 @@ fn shared_with_other_works(
     opts: &CheckOptions,
     other: impl Fn(u32) -> bool,
 ) -> bool {
-    let pad = params.window as usize;
+    let pad = params.window;
     let start = phrase.char_start.saturating_sub(pad);
     let end = (phrase.char_end + pad).min(chars.len());
     let context: String = chars[start..end].iter().collect();
@@ -404,9 +407,11 @@ impl Run<'_> {
             }
         }
         // The sitemaps: pages in the folders of the book's copies and contents.
-        if !self.cancel.is_cancelled() && !over_time(self) {
-            let room = self.opts.max_pages_per_site.saturating_sub(self.site_pages.get(&site).copied().unwrap_or(0));
-            let listed = site::sitemap_urls(&mut self.fetcher, copy, 50_000);
+        if !self.cancel.is_cancelled() && !over_time(self) && self.room(&site) > 0 {
+            let room = self.room(&site);
+            let (listed, files) = site::sitemap_urls(&mut self.fetcher, copy, 50_000, room);
+            self.bump(&site, files);
+            let room = self.room(&site);
             let mut in_book: Vec<Url> = listed
                 .into_iter()
                 .filter(|u| !self.checked.contains(u.as_str()))
@@ -428,12 +433,13 @@ impl Run<'_> {
             }
         }
         // The site's own search for the title (and author).
-        if !self.cancel.is_cancelled() && !over_time(self) {
+        if !self.cancel.is_cancelled() && !over_time(self) && self.room(&site) > 0 {
             let title = self.works[work].title.clone();
             let mut terms = vec![title.as_str()];
             terms.extend(self.works[work].authors.iter().map(String::as_str));
-            let found = site::site_search(&mut self.fetcher, copy, &title, &terms);
-            self.bump(&site, 2);
+            let room = self.room(&site);
+            let (found, fetched) = site::site_search(&mut self.fetcher, copy, &title, &terms, room);
+            self.bump(&site, fetched);
             for book in found.into_iter().take(3) {
                 if self.cancel.is_cancelled() || over_time(self) {
                     break;
@@ -468,6 +474,11 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Pages `site` may still be asked for.
+    fn room(&self, site: &str) -> usize {
+        self.opts.max_pages_per_site.saturating_sub(self.site_pages.get(site).copied().unwrap_or(0))
+    }
+
     fn bump(&mut self, site: &str, pages: usize) {
         *self.site_pages.entry(site.to_string()).or_default() += pages;
         self.report.pages_fetched += pages;
@@ -483,12 +494,15 @@ impl Run<'_> {
         work: usize,
         contents_read: &mut Vec<String>,
     ) -> Result<bool> {
-        if self.checked.contains(url) {
+        if self.checked.contains(url) || self.room(site) == 0 {
             return Ok(false);
         }
         let contents = match crawl::contents(&mut self.fetcher, url, self.cancel) {
             Ok(c) => c,
-            Err(_) => return Ok(false),
+            Err(_) => {
+                self.bump(site, 1);
+                return Ok(false);
+            }
         };
         self.bump(site, contents.pages);
         if let Some(cut) = contents.cut {
@@ -498,7 +512,7 @@ impl Run<'_> {
             return Ok(false);
         }
         let before = self.report.copies.len();
-        let room = self.opts.max_pages_per_site.saturating_sub(self.site_pages.get(site).copied().unwrap_or(0));
+        let room = self.room(site);
         let unchecked: Vec<Url> =
             contents.chapters.into_iter().filter(|c| !self.checked.contains(c.as_str())).collect();
         if unchecked.len() > room {
@@ -717,5 +731,58 @@ impl Checker {
     ) -> Result<DiscoveryReport> {
         let (index, store) = self.parts();
         discover_with(&index, store, engine, works, opts, check_opts, watch_id, progress, cancel)
+    }
+}
+
+/// The works of a corpus without work records: documents grouped by the folder they were
+/// imported from (a folder of chapters is a work named by the folder; a file alone is a
+/// work of its own, named by its title), chapters in natural order (`2.txt` before `10.txt`).
+pub fn works_by_folder(mut docs: Vec<crate::engine::store::DocumentInfo>) -> Vec<WorkToFind> {
+    docs.sort_by_cached_key(|d| natural_key(&d.path));
+    let mut works: Vec<(String, WorkToFind)> = Vec::new();
+    for d in docs {
+        let path = std::path::Path::new(&d.path);
+        let folder = path.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        match works.iter().position(|(f, _)| *f == folder) {
+            Some(i) => works[i].1.documents.push(d.id),
+            None => {
+                let title = path
+                    .parent()
+                    .and_then(|p| p.file_name())
+                    .map_or_else(|| d.title.clone(), |n| n.to_string_lossy().into_owned());
+                works.push((folder, WorkToFind { id: None, title, authors: Vec::new(), documents: vec![d.id] }));
+            }
+        }
+    }
+    works.into_iter().map(|(_, w)| w).collect()
+}
+
+/// `2.txt` before `10.txt`: runs of digits compare as numbers.
+fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(mut n) = c.to_digit(10).map(u64::from) {
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            out.push((std::mem::take(&mut text), n));
+        } else {
+            text.push(c);
+        }
+    }
+    out.push((text, u64::MAX));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn chapters_sort_by_number() {
+        let mut names = ["b/10.txt", "b/2.txt", "b/1.txt", "a/3.txt"];
+        names.sort_by_key(|n| super::natural_key(n));
+        assert_eq!(names, ["a/3.txt", "b/1.txt", "b/2.txt", "b/10.txt"]);
     }
 }

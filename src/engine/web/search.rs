@@ -37,11 +37,14 @@ impl TimeRange {
 
     /// The narrowest range that still covers `secs` since the last look.
     pub fn covering(secs: i64) -> TimeRange {
-        match secs {
-            ..=86_400 => TimeRange::Day,
-            ..=604_800 => TimeRange::Week,
-            ..=2_678_400 => TimeRange::Month,
-            _ => TimeRange::Year,
+        if secs <= 86_400 {
+            TimeRange::Day
+        } else if secs <= 7 * 86_400 {
+            TimeRange::Week
+        } else if secs <= 31 * 86_400 {
+            TimeRange::Month
+        } else {
+            TimeRange::Year
         }
     }
 }

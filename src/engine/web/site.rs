@@ -82,9 +82,10 @@ pub fn contents_candidates(chapter: &Page) -> Vec<Url> {
 }
 
 /// The page URLs a site's sitemaps list (robots.txt's `Sitemap:` lines, else
-/// `/sitemap.xml`), following sitemap indexes, at most `limit`. Unreadable sitemaps are
+/// `/sitemap.xml`), following sitemap indexes, at most `limit`, reading at most
+/// `max_files` sitemap files; and how many files were fetched. Unreadable sitemaps are
 /// skipped: a site without one simply has none.
-pub fn sitemap_urls(fetcher: &mut Fetcher, site: &Url, limit: usize) -> Vec<Url> {
+pub fn sitemap_urls(fetcher: &mut Fetcher, site: &Url, limit: usize, max_files: usize) -> (Vec<Url>, usize) {
     // `Sitemap:` should be absolute; a relative one is read against the site.
     let mut queue: Vec<String> =
         fetcher.sitemaps_of(site).iter().filter_map(|s| site.join(s.trim()).ok()).map(String::from).collect();
@@ -97,7 +98,7 @@ pub fn sitemap_urls(fetcher: &mut Fetcher, site: &Url, limit: usize) -> Vec<Url>
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     while let Some(next) = queue.pop() {
-        if read.len() >= MAX_SITEMAPS || pages.len() >= limit {
+        if read.len() >= MAX_SITEMAPS.min(max_files) || pages.len() >= limit {
             break;
         }
         if !read.insert(next.clone()) {
@@ -118,7 +119,7 @@ pub fn sitemap_urls(fetcher: &mut Fetcher, site: &Url, limit: usize) -> Vec<Url>
             }
         }
     }
-    pages
+    (pages, read.len())
 }
 
 /// The sitemap's text, gzip undone (a `.xml.gz` arrives as gzip bytes, not encoded).
@@ -177,12 +178,26 @@ fn sitemap_locs(xml: &str) -> (Vec<String>, bool) {
 /// Asks the site's own search for `terms` (the work's title, then its author): through
 /// the home page's search form when it has one (a GET form with a text or search field),
 /// else `/search?q=`. Returns the result pages' same-site links whose text contains the
-/// title: the book's pages (its contents page, usually).
-pub fn site_search(fetcher: &mut Fetcher, site: &Url, title: &str, terms: &[&str]) -> Vec<Url> {
-    let Ok(home) = site.join("/") else { return Vec::new() };
+/// title: the book's pages (its contents page, usually); and how many pages were fetched
+/// (at most `max_fetches`).
+pub fn site_search(
+    fetcher: &mut Fetcher,
+    site: &Url,
+    title: &str,
+    terms: &[&str],
+    max_fetches: usize,
+) -> (Vec<Url>, usize) {
+    let Ok(home) = site.join("/") else { return (Vec::new(), 0) };
+    if max_fetches == 0 {
+        return (Vec::new(), 0);
+    }
     let form = fetcher.fetch(home.as_str()).ok().and_then(|p| search_form(&p));
+    let mut fetched = 1;
     let mut out: Vec<Url> = Vec::new();
     for term in terms.iter().filter(|t| !t.trim().is_empty()) {
+        if fetched >= max_fetches {
+            break;
+        }
         let target = match &form {
             Some((action, field)) => {
                 let mut u = action.clone();
@@ -195,6 +210,7 @@ pub fn site_search(fetcher: &mut Fetcher, site: &Url, title: &str, terms: &[&str
                 u
             }
         };
+        fetched += 1;
         let Ok(page) = fetcher.fetch(target.as_str()) else { continue };
         let Ok(base) = Url::parse(&page.final_url) else { continue };
         for (url, text, _) in links(&page_text(&page), &base) {
@@ -206,7 +222,7 @@ pub fn site_search(fetcher: &mut Fetcher, site: &Url, title: &str, terms: &[&str
             break;
         }
     }
-    out
+    (out, fetched)
 }
 
 /// The home page's search form: its action URL and the name of its text field. Only GET

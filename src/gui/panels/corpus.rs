@@ -28,6 +28,14 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 app.actions.push(Action::Remove(app.selected_docs.iter().copied().collect()));
                 app.selected_docs.clear();
             }
+            let idle = !app.discovery_running;
+            if ui
+                .add_enabled(n > 0 && idle, egui::Button::new(tr.find_copies))
+                .on_hover_text(tr.find_copies_tip)
+                .clicked()
+            {
+                app.actions.push(Action::Discover(app.selected_docs.iter().copied().collect()));
+            }
         });
         ui.separator();
         if app.corpus.docs.is_empty() {

@@ -55,6 +55,19 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             let label = ui.label(tr.tsa);
             ui.add(egui::TextEdit::singleline(&mut d.tsa).desired_width(240.0)).labelled_by(label.id);
             ui.end_row();
+            let label = ui.label(tr.search_engine).on_hover_text(tr.search_engine_tip);
+            ui.add(
+                egui::TextEdit::singleline(&mut d.search_url).hint_text("http://localhost:8888").desired_width(240.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(tr.search_engine_tip);
+            ui.end_row();
+            let label = ui.label(tr.query_interval);
+            ui.add(egui::DragValue::new(&mut d.query_interval).range(0.0..=120.0).speed(0.1)).labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label(tr.discover_private).on_hover_text(tr.discover_private_tip);
+            ui.checkbox(&mut d.discover_private, "").labelled_by(label.id).on_hover_text(tr.discover_private_tip);
+            ui.end_row();
             let label = ui.label(tr.builtin_dialogs);
             ui.checkbox(&mut d.builtin_dialogs, "").labelled_by(label.id);
             ui.end_row();
@@ -66,6 +79,25 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             ui.end_row();
         });
         ui.label(egui::RichText::new(tr.refingerprint_note).weak().small());
+        ui.separator();
+        ui.strong(tr.licensed_sites).on_hover_text(tr.licensed_sites_tip);
+        for site in &app.watching.allowed {
+            ui.horizontal(|ui| {
+                if ui.small_button("×").clicked() {
+                    app.actions.push(Action::RemoveAllowedSite(site.id));
+                }
+                ui.label(&site.pattern);
+                ui.label(egui::RichText::new(&site.note).weak());
+            });
+        }
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut app.allow_draft).hint_text("licensed.example").desired_width(240.0));
+            let pattern = app.allow_draft.trim().to_string();
+            if ui.add_enabled(!pattern.is_empty(), egui::Button::new(tr.allow)).clicked() {
+                app.actions.push(Action::AllowSite(pattern));
+                app.allow_draft.clear();
+            }
+        });
         ui.separator();
         ui.strong(tr.rights_holder);
         let h = &mut app.holder_draft;

@@ -32,6 +32,11 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 ui.spinner();
                 ui.label(tr.watching);
             }
+            if app.discovery_running {
+                ui.separator();
+                ui.spinner();
+                ui.label(tr.discovering);
+            }
             if let Some(url) = app.fetching.clone() {
                 ui.label(egui::RichText::new(format!("{} {url}", tr.fetching)).weak());
                 if ui.small_button(tr.cancel).clicked() {
