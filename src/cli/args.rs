@@ -328,8 +328,7 @@ pub enum FindingsAction {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct DiscoverArgs {
-    /// Works to look for: ids or titles (as `works list` shows); folders of chapters
-    /// imported before works existed are found by folder name.
+    /// Works to look for: ids or titles (as `works list` shows).
     #[arg(value_name = "WORK", required_unless_present = "all")]
     pub works: Vec<String>,
     /// Look for every work of the corpus.

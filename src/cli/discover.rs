@@ -9,12 +9,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use zhiwen::Corpus;
 use zhiwen::engine::store::discovery::{DiscoverySettings, DiscoveryWatch};
-use zhiwen::engine::web::discover::{DiscoverOptions, DiscoveryReport, WorkToFind, works_by_folder};
+use zhiwen::engine::web::discover::{DiscoverOptions, DiscoveryReport, WorkToFind};
 use zhiwen::engine::web::search::{SearchOptions, Searx, TimeRange};
 
-/// The works of the corpus, chapters in order (see [`works_by_folder`]).
+/// The works of the corpus, chapters in order.
 pub(crate) fn corpus_works(corpus: &Corpus) -> Result<Vec<WorkToFind>> {
-    Ok(works_by_folder(corpus.store().documents()?))
+    Ok(corpus.works()?.iter().map(WorkToFind::from).collect())
 }
 
 /// The works named on the command line (ids or titles), or every work.
@@ -172,9 +172,7 @@ pub fn allow(db: &Path, action: AllowAction) -> Result<ExitCode> {
             let work_id = match work {
                 None => None,
                 Some(w) => Some(
-                    chosen_works(&corpus, std::slice::from_ref(&w), false)?[0]
-                        .id
-                        .with_context(|| format!("work {w:?} has no id yet: re-import it to make it a work"))?,
+                    chosen_works(&corpus, std::slice::from_ref(&w), false)?[0].id.context("a work without an id")?,
                 ),
             };
             let id = corpus.store_mut().allow_site(&pattern, work_id, &note, zhiwen::engine::time::now())?;
@@ -218,7 +216,7 @@ pub fn add_discovery_watch(corpus: &mut Corpus, works: &[String], search: &Searc
     } else {
         chosen_works(corpus, works, false)?
             .iter()
-            .map(|w| w.id.with_context(|| format!("work {:?} has no id yet", w.title)))
+            .map(|w| w.id.context("a work without an id"))
             .collect::<Result<_>>()?
     };
     let settings = DiscoverySettings {

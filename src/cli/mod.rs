@@ -7,9 +7,9 @@
 
 mod args;
 mod clusters;
-mod package_files;
 mod common;
 mod discover;
+mod package_files;
 mod progress;
 mod render;
 mod run;

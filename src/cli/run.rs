@@ -113,6 +113,24 @@ fn doctor(db: &Path) -> Result<ExitCode> {
     for p in &problems {
         eprintln!("problem: {p}");
     }
+    // Runs that never finished are not damage (each page's finding was committed as it was
+    // checked, and no status moved), but the user should know a run died.
+    for run in corpus.store().unfinished_watch_runs()? {
+        println!(
+            "watch {}: the run started {} never finished ({}); the pages it checked are kept as findings, \
+             no status moved, and the watch stays due",
+            run.watch_id,
+            zhiwen::report::format_utc(run.started_at),
+            if run.outcome == "running" { "killed, crashed, or still running" } else { "interrupted" }
+        );
+    }
+    for run in corpus.store().discovery_runs()?.iter().filter(|r| r.outcome == "running") {
+        println!(
+            "discovery run {} started {} never finished (killed, crashed, or still running); the copies it verified are kept",
+            run.id,
+            zhiwen::report::format_utc(run.started_at)
+        );
+    }
     if problems.is_empty() {
         println!("ok: {} documents, {} windows, integrity check passed", stats.documents, stats.windows);
         Ok(ExitCode::SUCCESS)

@@ -507,9 +507,11 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
             }
             Command::Discover(docs, job, cancel) => {
                 let started = corpus.ensure_distance(job.check.max_distance).and_then(|()| corpus.checker());
-                let works = corpus.store().documents().map(|all| {
-                    let works = crate::engine::web::discover::works_by_folder(all);
-                    works.into_iter().filter(|w| w.documents.iter().any(|d| docs.contains(d))).collect::<Vec<_>>()
+                let works = corpus.works().map(|all| {
+                    all.iter()
+                        .filter(|w| w.documents.iter().any(|d| docs.contains(d)))
+                        .map(crate::engine::web::discover::WorkToFind::from)
+                        .collect::<Vec<_>>()
                 });
                 match (started, works) {
                     (Ok(checker), Ok(works)) => {

@@ -23,8 +23,8 @@
 //! [`verify`] checks all of it and says where a changed byte is.
 
 use super::timestamp;
-use crate::engine::web::warc;
 use crate::engine::store::{Finding, Store, findings::sha256};
+use crate::engine::web::warc;
 use base64::Engine;
 use std::io::{Read, Write};
 

@@ -391,6 +391,28 @@ impl Store {
     }
 
     /// Marks a run cancelled: no status moves and its watch stays due.
+    /// Marks the runs of `watch` still recorded as running as interrupted (killed or
+    /// crashed: a run in progress is never started twice for one watch). Their findings stay;
+    /// no status moved.
+    pub fn mark_interrupted_watch_runs(&mut self, watch: i64) -> Result<usize> {
+        self.write_transaction(|tx| {
+            Ok(tx.execute(
+                "UPDATE watch_runs SET outcome = 'interrupted' WHERE watch_id = ?1 AND outcome = 'running'",
+                [watch],
+            )?)
+        })
+    }
+
+    /// Runs that never finished: still marked running (killed, crashed, or running now in
+    /// another process) or marked interrupted by a later run.
+    pub fn unfinished_watch_runs(&self) -> Result<Vec<WatchRun>> {
+        Ok(self
+            .watch_runs(None)?
+            .into_iter()
+            .filter(|r| r.outcome == "running" || r.outcome == "interrupted")
+            .collect())
+    }
+
     pub fn cancel_watch_run(&mut self, run: i64, now: i64) -> Result<()> {
         self.write_transaction(|tx| {
             tx.execute(

@@ -80,8 +80,53 @@ pub(crate) fn check_urls_with(
     progress: &dyn Fn(&str),
     cancel: &Cancel,
 ) -> Result<Vec<WebChecked>> {
-    let mut fetcher = Fetcher::new(web.fetch.clone())?;
     let mut out = Vec::new();
+    gather_urls(urls, web, progress, cancel, &mut |gathered| {
+        out.push(check_gathered(index, store, gathered, opts)?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A page read for checking, or a URL that could not be read (its report says why).
+pub(crate) enum Gathered {
+    Page(WebSuspect),
+    Failed(Box<WebChecked>),
+}
+
+/// Checks a gathered page against the corpus.
+pub(crate) fn check_gathered(
+    index: &Index,
+    store: &Store,
+    gathered: Gathered,
+    opts: &CheckOptions,
+) -> Result<WebChecked> {
+    match gathered {
+        Gathered::Page(suspect) => {
+            let mut report = check_text_with(index, store, &suspect.url, &suspect.text, opts)?;
+            report.web = Some(web_origin(&suspect));
+            Ok(WebChecked { report, suspect: Some(suspect), failed_status: None })
+        }
+        Gathered::Failed(failed) => Ok(*failed),
+    }
+}
+
+/// Where each page goes as soon as it is read: checked there and, in a watch run,
+/// recorded at once, so a crash loses at most the page in hand and memory holds one page
+/// at a time.
+pub(crate) type PageSink<'a> = dyn FnMut(Gathered) -> Result<()> + 'a;
+
+/// Reads each URL (a chapter over its pages), or with `follow` the chapters each lists,
+/// handing every page or failure to `sink` in turn.
+pub(crate) fn gather_urls(
+    urls: &[String],
+    web: &WebCheckOptions,
+    progress: &dyn Fn(&str),
+    cancel: &Cancel,
+    sink: &mut PageSink,
+) -> Result<()> {
+    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    let mut out = Sink(sink);
     let mut pages = 0usize;
     let failed = |url: &str, e: Error| WebChecked {
         failed_status: if let Error::HttpStatus { status, .. } = e { Some(status) } else { None },
@@ -103,19 +148,19 @@ pub(crate) fn check_urls_with(
                             url: url.clone(),
                             reason: "the contents page links to no chapter of this site".into(),
                         },
-                    ));
+                    ))?;
                     continue;
                 }
                 Ok(contents) => {
                     pages += contents.pages;
                     if let Some(cut) = contents.cut {
-                        out.push(failed(url, Error::Fetch { url: url.clone(), reason: cut }));
+                        out.push(failed(url, Error::Fetch { url: url.clone(), reason: cut }))?;
                     }
                     let links = contents.chapters;
                     (links.iter().map(|u| u.to_string()).collect(), links.into_iter().collect())
                 }
                 Err(e) => {
-                    out.push(failed(url, e));
+                    out.push(failed(url, e))?;
                     continue;
                 }
             }
@@ -134,22 +179,29 @@ pub(crate) fn check_urls_with(
                     web.max_pages,
                     total - i
                 );
-                out.push(failed(&chapter, Error::Fetch { url: chapter.clone(), reason }));
+                out.push(failed(&chapter, Error::Fetch { url: chapter.clone(), reason }))?;
                 break;
             }
             progress(&chapter);
             match crawl::chapter(&mut fetcher, &chapter, &listed, !web.follow, cancel) {
                 Ok(suspect) => {
                     pages += suspect.pages.len();
-                    let mut report = check_text_with(index, store, &chapter, &suspect.text, opts)?;
-                    report.web = Some(web_origin(&suspect));
-                    out.push(WebChecked { report, suspect: Some(suspect), failed_status: None });
+                    (out.0)(Gathered::Page(suspect))?;
                 }
-                Err(e) => out.push(failed(&chapter, e)),
+                Err(e) => out.push(failed(&chapter, e))?,
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The sink with `push`, so the crawl reads as it did when it collected a list.
+struct Sink<'a, 'b>(&'a mut PageSink<'b>);
+
+impl Sink<'_, '_> {
+    fn push(&mut self, failed: WebChecked) -> Result<()> {
+        (self.0)(Gathered::Failed(Box::new(failed)))
+    }
 }
 
 /// The pages of a web suspect as the findings library keeps them.

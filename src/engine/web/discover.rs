@@ -48,6 +48,17 @@ pub struct WorkToFind {
     pub documents: Vec<u32>,
 }
 
+impl From<&crate::engine::store::Work> for WorkToFind {
+    fn from(w: &crate::engine::store::Work) -> Self {
+        WorkToFind {
+            id: Some(i64::from(w.id)),
+            title: w.title.clone(),
+            authors: w.authors.clone(),
+            documents: w.documents.clone(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct DiscoverOptions {
     /// Phrases searched per chapter.
@@ -731,58 +742,5 @@ impl Checker {
     ) -> Result<DiscoveryReport> {
         let (index, store) = self.parts();
         discover_with(&index, store, engine, works, opts, check_opts, watch_id, progress, cancel)
-    }
-}
-
-/// The works of a corpus without work records: documents grouped by the folder they were
-/// imported from (a folder of chapters is a work named by the folder; a file alone is a
-/// work of its own, named by its title), chapters in natural order (`2.txt` before `10.txt`).
-pub fn works_by_folder(mut docs: Vec<crate::engine::store::DocumentInfo>) -> Vec<WorkToFind> {
-    docs.sort_by_cached_key(|d| natural_key(&d.path));
-    let mut works: Vec<(String, WorkToFind)> = Vec::new();
-    for d in docs {
-        let path = std::path::Path::new(&d.path);
-        let folder = path.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        match works.iter().position(|(f, _)| *f == folder) {
-            Some(i) => works[i].1.documents.push(d.id),
-            None => {
-                let title = path
-                    .parent()
-                    .and_then(|p| p.file_name())
-                    .map_or_else(|| d.title.clone(), |n| n.to_string_lossy().into_owned());
-                works.push((folder, WorkToFind { id: None, title, authors: Vec::new(), documents: vec![d.id] }));
-            }
-        }
-    }
-    works.into_iter().map(|(_, w)| w).collect()
-}
-
-/// `2.txt` before `10.txt`: runs of digits compare as numbers.
-fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if let Some(mut n) = c.to_digit(10).map(u64::from) {
-            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                n = n.saturating_mul(10).saturating_add(u64::from(d));
-                chars.next();
-            }
-            out.push((std::mem::take(&mut text), n));
-        } else {
-            text.push(c);
-        }
-    }
-    out.push((text, u64::MAX));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn chapters_sort_by_number() {
-        let mut names = ["b/10.txt", "b/2.txt", "b/1.txt", "a/3.txt"];
-        names.sort_by_key(|n| super::natural_key(n));
-        assert_eq!(names, ["a/3.txt", "b/1.txt", "b/2.txt", "b/10.txt"]);
     }
 }

@@ -15,9 +15,9 @@ use crate::engine::check::CheckOptions;
 use crate::engine::corpus::{Checker, Corpus, record_finding_in};
 use crate::engine::index::Index;
 use crate::engine::progress::Cancel;
-use crate::engine::store::watch::{Changes, Watch};
+use crate::engine::store::watch::{Changes, Observation, Watch};
 use crate::engine::store::{FindingKind, Store};
-use crate::engine::web::check::{WebCheckOptions, WebChecked, captured, check_urls_with};
+use crate::engine::web::check::{Gathered, WebCheckOptions, WebChecked, captured, check_gathered, gather_urls};
 use std::collections::HashSet;
 
 /// One run of a watch: every page checked (with its finding id in its report), and what
@@ -35,30 +35,19 @@ pub fn due(store: &Store, now: i64) -> Result<Vec<Watch>> {
     Ok(store.watches()?.into_iter().filter(|w| w.is_due(now)).collect())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_with(
-    index: &Index,
-    store: &mut Store,
-    watch: &Watch,
-    web: &WebCheckOptions,
-    opts: &CheckOptions,
-    now: i64,
-    progress: &dyn Fn(&str),
-    cancel: &Cancel,
-) -> Result<WatchRunReport> {
-    let run_id = store.start_watch_run(watch.id, now)?;
-    let web = WebCheckOptions { follow: watch.follow, ..web.clone() };
-    let mut checked = check_urls_with(index, store, std::slice::from_ref(&watch.url), &web, opts, progress, cancel)?;
-    // Known copies the contents no longer lists (or that did not answer there) are asked again.
-    let seen: HashSet<&str> = checked.iter().map(|c| c.report.path.as_str()).collect();
-    let again: Vec<String> =
-        store.online_copies_of(watch.id)?.into_iter().filter(|url| !seen.contains(url.as_str())).collect();
-    if !again.is_empty() && !cancel.is_cancelled() {
-        let single = WebCheckOptions { follow: false, ..web.clone() };
-        checked.extend(check_urls_with(index, store, &again, &single, opts, progress, cancel)?);
-    }
-    let mut observations = Vec::with_capacity(checked.len());
-    for c in &mut checked {
+/// A run's pages so far: each one's report (its pages dropped once recorded) and what it
+/// shows about the copy.
+#[derive(Default)]
+struct RunPages {
+    checked: Vec<WebChecked>,
+    observations: Vec<Observation>,
+}
+
+impl RunPages {
+    /// Checks a page and records it as a finding at once (its own transaction): a crash
+    /// loses at most the page in hand, and memory holds one page at a time.
+    fn record(&mut self, index: &Index, store: &mut Store, opts: &CheckOptions, gathered: Gathered) -> Result<()> {
+        let mut c = check_gathered(index, store, gathered, opts)?;
         let mut finding = None;
         if let Some(suspect) = &c.suspect {
             let id = record_finding_in(
@@ -75,8 +64,40 @@ fn run_with(
                 w.finding_id = Some(id);
             }
         }
-        observations.push(c.observation(finding));
+        self.observations.push(c.observation(finding));
+        c.suspect = None;
+        self.checked.push(c);
+        Ok(())
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    index: &Index,
+    store: &mut Store,
+    watch: &Watch,
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    now: i64,
+    progress: &dyn Fn(&str),
+    cancel: &Cancel,
+) -> Result<WatchRunReport> {
+    store.mark_interrupted_watch_runs(watch.id)?;
+    let run_id = store.start_watch_run(watch.id, now)?;
+    let web = WebCheckOptions { follow: watch.follow, ..web.clone() };
+    let mut pages = RunPages::default();
+    gather_urls(std::slice::from_ref(&watch.url), &web, progress, cancel, &mut |g| {
+        pages.record(index, store, opts, g)
+    })?;
+    // Known copies the contents no longer lists (or that did not answer there) are asked again.
+    let seen: HashSet<String> = pages.checked.iter().map(|c| c.report.path.clone()).collect();
+    let again: Vec<String> =
+        store.online_copies_of(watch.id)?.into_iter().filter(|url| !seen.contains(url.as_str())).collect();
+    if !again.is_empty() && !cancel.is_cancelled() {
+        let single = WebCheckOptions { follow: false, ..web.clone() };
+        gather_urls(&again, &single, progress, cancel, &mut |g| pages.record(index, store, opts, g))?;
+    }
+    let RunPages { checked, observations } = pages;
     if cancel.is_cancelled() {
         store.cancel_watch_run(run_id, now)?;
         return Ok(WatchRunReport {
