@@ -3,6 +3,7 @@
 
 mod util;
 
+mod alerts;
 mod check;
 mod cli;
 mod clusters;

@@ -179,6 +179,12 @@ pub enum Command {
     /// copying learned (its contents pages, sitemaps and own search) so chapters the search
     /// engine never indexed are found too. Only verified copies are reported.
     Discover(DiscoverArgs),
+    /// Alerts after each watch run: one digest of new copies, copies back after a takedown and
+    /// copies still online after a notice, by e-mail (SMTP) and to a webhook.
+    Alerts {
+        #[command(subcommand)]
+        action: AlertsAction,
+    },
     /// Sites licensed to carry your works: their copies are counted apart as licensed,
     /// never put in notices.
     Allow {
@@ -361,6 +367,50 @@ pub struct DiscoverArgs {
     pub check: CheckArgs,
     #[command(flatten)]
     pub fetch: FetchArgs,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum AlertsAction {
+    /// Set where alerts go (options not given keep their value).
+    Set {
+        /// The SMTP server (host name).
+        #[arg(long, value_name = "HOST")]
+        smtp_host: Option<String>,
+        #[arg(long, value_name = "PORT")]
+        smtp_port: Option<u16>,
+        /// Upgrade the SMTP connection with STARTTLS (required once set).
+        #[arg(long)]
+        starttls: Option<bool>,
+        #[arg(long, value_name = "USER")]
+        smtp_user: Option<String>,
+        /// The environment variable holding the SMTP password (never stored).
+        #[arg(long, value_name = "VAR")]
+        smtp_password_env: Option<String>,
+        #[arg(long, value_name = "ADDRESS")]
+        from: Option<String>,
+        /// Who receives the e-mails (repeat for several).
+        #[arg(long, value_name = "ADDRESS")]
+        to: Vec<String>,
+        /// A URL that receives each digest as a JSON POST ({"text": …, "digest": …}).
+        #[arg(long, value_name = "URL")]
+        webhook: Option<String>,
+        /// List copies still online this many days after their notice (0: never).
+        #[arg(long, value_name = "DAYS")]
+        overdue_days: Option<i64>,
+        /// Stop sending e-mails.
+        #[arg(long)]
+        no_email: bool,
+        /// Stop posting to the webhook.
+        #[arg(long)]
+        no_webhook: bool,
+    },
+    /// Show where alerts go.
+    Show {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send a sample digest on every channel set, to check them.
+    Test,
 }
 
 #[derive(clap::Subcommand, Debug, Clone)]

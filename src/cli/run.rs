@@ -63,6 +63,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Remove { targets }) => remove(&db, &targets),
         Some(Command::Discover(args)) => super::discover::discover(&db, &args),
         Some(Command::Allow { action }) => super::discover::allow(&db, action),
+        Some(Command::Alerts { action }) => super::watch::alerts(&db, action),
         Some(Command::Eval(args)) => eval(&args),
         Some(Command::Bench(args)) => bench(args),
         Some(Command::Completions { shell }) => super::package_files::completions(shell),

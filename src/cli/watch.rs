@@ -1,7 +1,7 @@
 //! Watching over time from the command line: `watch`, `stats`, `notice`, `holder`, and
 //! `findings notice-sent`.
 
-use super::args::WatchAction;
+use super::args::{AlertsAction, WatchAction};
 use super::common::{cancel_on_ctrl_c, check_options, open, web_options};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
@@ -154,6 +154,10 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                 failed |= !run.changes.unreachable.is_empty();
                 if !json {
                     print!("{}", run_text(&run.watch, &run.changes, run.cancelled, now));
+                }
+                if !run.cancelled {
+                    let name = if w.label.is_empty() { &w.url } else { &w.label };
+                    failed |= !send_alert(&corpus, name, &run.changes, now);
                 }
                 runs.push(serde_json::json!({
                     "watch": run.watch,
@@ -322,5 +326,143 @@ pub fn holder(db: &Path, update: [Option<String>; 5]) -> Result<ExitCode> {
     }
     let RightsHolder { name, address, email, phone, signatory } = h;
     println!("name:      {name}\naddress:   {address}\nemail:     {email}\nphone:     {phone}\nsignatory: {signatory}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sends the digest of a run's changes where the alert settings say; says on stderr what
+/// was sent or why not. Whether nothing failed.
+fn send_alert(corpus: &zhiwen::Corpus, source: &str, changes: &Changes, now: i64) -> bool {
+    use zhiwen::engine::web::alerts::{self, Digest};
+    let settings = match corpus.store().alert_settings() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("alerts: {e}");
+            return false;
+        }
+    };
+    match alerts::send(&settings, &Digest::of(source, changes, settings.overdue_days, now)) {
+        Ok(sent) => {
+            for s in sent {
+                eprintln!("alert sent: {s}");
+            }
+            true
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            false
+        }
+    }
+}
+
+/// `zhiwen alerts set|show|test`.
+pub fn alerts(db: &Path, action: AlertsAction) -> Result<ExitCode> {
+    use zhiwen::engine::web::alerts::{self, Digest, SmtpSettings};
+    let mut corpus = open(db)?;
+    let mut settings = corpus.store().alert_settings()?;
+    match action {
+        AlertsAction::Set {
+            smtp_host,
+            smtp_port,
+            starttls,
+            smtp_user,
+            smtp_password_env,
+            from,
+            to,
+            webhook,
+            overdue_days,
+            no_email,
+            no_webhook,
+        } => {
+            let touches_smtp = smtp_host.is_some()
+                || smtp_port.is_some()
+                || starttls.is_some()
+                || smtp_user.is_some()
+                || smtp_password_env.is_some()
+                || from.is_some()
+                || !to.is_empty();
+            if touches_smtp {
+                let smtp = settings.smtp.get_or_insert_with(|| SmtpSettings {
+                    port: 587,
+                    starttls: true,
+                    password_env: "ZHIWEN_SMTP_PASSWORD".into(),
+                    ..Default::default()
+                });
+                smtp.host = smtp_host.unwrap_or(std::mem::take(&mut smtp.host));
+                smtp.port = smtp_port.unwrap_or(smtp.port);
+                smtp.starttls = starttls.unwrap_or(smtp.starttls);
+                smtp.user = smtp_user.unwrap_or(std::mem::take(&mut smtp.user));
+                smtp.password_env = smtp_password_env.unwrap_or(std::mem::take(&mut smtp.password_env));
+                smtp.from = from.unwrap_or(std::mem::take(&mut smtp.from));
+                if !to.is_empty() {
+                    smtp.to = to;
+                }
+                if smtp.host.is_empty() || smtp.from.is_empty() || smtp.to.is_empty() {
+                    bail!("e-mail alerts need --smtp-host, --from and --to");
+                }
+            }
+            if no_email {
+                settings.smtp = None;
+            }
+            if let Some(url) = webhook {
+                if !zhiwen::engine::web::fetch::is_url(&url) {
+                    bail!("--webhook {url}: not a web address");
+                }
+                settings.webhook = Some(url);
+            }
+            if no_webhook {
+                settings.webhook = None;
+            }
+            if let Some(days) = overdue_days {
+                settings.overdue_days = days.max(0);
+            }
+            corpus.store_mut().set_alert_settings(&settings)?;
+            eprintln!("alerts set");
+        }
+        AlertsAction::Show { json } => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&settings)?);
+            } else {
+                match &settings.smtp {
+                    Some(s) => println!(
+                        "e-mail: {}:{}{} from {} to {}{}",
+                        s.host,
+                        s.port,
+                        if s.starttls { " (STARTTLS)" } else { " (no TLS)" },
+                        s.from,
+                        s.to.join(", "),
+                        if s.user.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", as {} (password from ${})", s.user, s.password_env)
+                        }
+                    ),
+                    None => println!("e-mail: off"),
+                }
+                println!("webhook: {}", settings.webhook.as_deref().unwrap_or("off"));
+                println!(
+                    "copies still online after a notice: {}",
+                    match settings.overdue_days {
+                        0 => "not listed".to_string(),
+                        d => format!("listed after {d} days"),
+                    }
+                );
+            }
+        }
+        AlertsAction::Test => {
+            let sample = zhiwen::engine::store::watch::Change {
+                url: "https://pirate.example/book/1/1.html".into(),
+                ..Default::default()
+            };
+            let digest =
+                Digest { source: "a test from zhiwen alerts test".into(), new: vec![sample], ..Default::default() };
+            let sent = alerts::send(&settings, &digest)?;
+            if sent.is_empty() {
+                bail!("no alert channel is set (zhiwen alerts set --smtp-host … or --webhook …)");
+            }
+            for s in sent {
+                eprintln!("sent: {s}");
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

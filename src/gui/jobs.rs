@@ -670,6 +670,20 @@ fn discover(
     emit.send(Event::Discovered(None));
 }
 
+/// Sends a watch run's digest where the alert settings say (see `engine::web::alerts`); a
+/// channel that fails is said in the status bar.
+fn send_alert(checker: &Checker, source: &str, changes: &crate::engine::store::watch::Changes, emit: &Emit) {
+    use crate::engine::web::alerts::{self, Digest};
+    let sent = checker.store().alert_settings().and_then(|settings| {
+        alerts::send(&settings, &Digest::of(source, changes, settings.overdue_days, crate::engine::time::now()))
+    });
+    match sent {
+        Ok(sent) if !sent.is_empty() => emit.send(Event::Info(format!("{source}: alert sent ({})", sent.join(", ")))),
+        Ok(_) => {}
+        Err(e) => emit.send(Event::Failed(format!("{source}: {e}"))),
+    }
+}
+
 /// Runs watches on a checker's thread: `ids`, or those due now when empty.
 fn run_watches(
     mut checker: Checker,
@@ -694,6 +708,9 @@ fn run_watches(
                     Ok(run) => {
                         let c = &run.changes;
                         let name = if w.label.is_empty() { &w.url } else { &w.label };
+                        if !run.cancelled {
+                            send_alert(&checker, name, c, &emit);
+                        }
                         emit.send(Event::WatchRun(Some(if run.cancelled {
                             format!("{name}: cancelled, nothing changed")
                         } else {

@@ -94,6 +94,28 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
     Ok(NoticeInput { holder: store.rights_holder()?, host: hosts.into_iter().next().unwrap_or_default(), items, date })
 }
 
+/// A URL exactly, for a notice or an alert: the address the page really has, with every
+/// character that would not show (controls, white space, zero-width marks, bidirectional
+/// embeddings, overrides and isolates) percent-encoded rather than dropped, so it reads as
+/// what it is and still leads to the page.
+pub fn url_exactly(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        let hidden = c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{2028}' | '\u{2029}');
+        if hidden {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Untrusted text as one line of visible characters, at most 500 of them.
 pub fn plain(s: &str) -> String {
     let visible: String = s
@@ -157,9 +179,9 @@ fn dmca(n: &NoticeInput) -> String {
          (§ 512(c)(3)(A)(iii)):"
     );
     for (i, item) in n.items.iter().enumerate() {
-        let _ = writeln!(t, "   {}. {}", i + 1, plain(&item.url));
+        let _ = writeln!(t, "   {}. {}", i + 1, url_exactly(&item.url));
         if item.final_url != item.url {
-            let _ = writeln!(t, "      (answered at {})", plain(&item.final_url));
+            let _ = writeln!(t, "      (answered at {})", url_exactly(&item.final_url));
         }
         let works: Vec<String> = item.works.iter().map(|w| format!("\"{}\"", plain(w))).collect();
         let _ = writeln!(
@@ -219,7 +241,7 @@ fn cn(n: &NoticeInput) -> String {
     for (i, item) in n.items.iter().enumerate() {
         let works: Vec<String> = item.works.iter().map(|w| format!("《{}》", plain(w))).collect();
         let _ = writeln!(t, "    {}. 作品名称：{}", i + 1, works.join("、"));
-        let _ = writeln!(t, "       侵权网络地址：{}", plain(&item.url));
+        let _ = writeln!(t, "       侵权网络地址：{}", url_exactly(&item.url));
         if item.final_url != item.url {
             let _ = writeln!(t, "       （实际应答地址：{}）", plain(&item.final_url));
         }
@@ -271,4 +293,18 @@ pub fn write_notice_folder(
     let path = dir.join(name);
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_keep_their_hidden_characters_percent_encoded() {
+        let planted = "https://pirate.example/book/\u{202e}lmth.1\u{200b} x";
+        let shown = url_exactly(planted);
+        assert_eq!(shown, "https://pirate.example/book/%E2%80%AElmth.1%E2%80%8B%20x");
+        assert!(!shown.contains('\u{202e}'));
+        assert_eq!(url_exactly("https://例子.中国/第1章.html"), "https://例子.中国/第1章.html");
+    }
 }

@@ -206,6 +206,22 @@ impl Store {
     }
 
     /// The extracted text of a document: what was fingerprinted and what offsets count in.
+    /// A value of the `meta` table (settings kept with the store), if set.
+    pub fn meta_value(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    /// Sets a value of the `meta` table.
+    pub fn set_meta_value(&mut self, key: &str, value: &str) -> Result<()> {
+        self.write_transaction(|tx| {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )?;
+            Ok(())
+        })
+    }
+
     pub fn text(&self, id: u32) -> Result<Option<String>> {
         Ok(self.conn.query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| r.get(0)).optional()?)
     }

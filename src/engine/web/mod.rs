@@ -6,6 +6,7 @@
 //! Dependencies point one way: this folder uses the corpus, the check and the store;
 //! nothing below it imports from here.
 
+pub mod alerts;
 pub mod check;
 pub mod crawl;
 pub mod discover;
