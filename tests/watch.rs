@@ -434,3 +434,26 @@ fn stats_agree_with_the_findings_and_notices_and_the_summary_carry_every_element
         assert!(out_dir.join(format!("evidence-{id}.zip")).is_file());
     }
 }
+
+/// A chapter moved to another address between two runs, with its old address no longer
+/// listed and answering 404 in the same run: the copy is back under the new address,
+/// carrying the notice sent for the old one, not a new copy.
+#[test]
+fn a_chapter_moved_within_one_run_is_back_with_its_notice() {
+    let dir = imported();
+    let site = ChangingSite::start();
+    site.publish(&[("1", Some("sanguoyanyi_000.txt")), ("2", Some("sanguoyanyi_001.txt"))]);
+    add_watch(dir.path(), &format!("{}/book/", site.base));
+    assert_eq!(urls(&run_at(dir.path(), T0, true)[0]["changes"], "new").len(), 2);
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    let two = findings.as_array().unwrap().iter().find(|f| f["target"] == site.url("2")).unwrap()["id"].to_string();
+    zhiwen(dir.path()).args(["findings", "notice-sent", &two, "--to", "abuse@pirate.example"]).assert().success();
+
+    site.publish(&[("1", Some("sanguoyanyi_000.txt")), ("2-moved", Some("sanguoyanyi_001.txt"))]);
+    let changes = &run_at(dir.path(), T0 + DAY, true)[0]["changes"];
+    assert_eq!(urls(changes, "new"), Vec::<String>::new(), "{changes}");
+    assert_eq!(urls(changes, "back"), vec![site.url("2-moved")], "{changes}");
+    assert_eq!(changes["back"][0]["notice_to"], "abuse@pirate.example", "{changes}");
+    assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");
+}

@@ -235,7 +235,12 @@ fn observe_in(
     let find = |url: &str| -> rusqlite::Result<Option<TrackedCopy>> {
         tx.query_row(&format!("SELECT {COPY_COLUMNS} FROM copies WHERE url = ?1"), [url], copy_row).optional()
     };
-    for o in observations {
+    // Pages that went are taken before pages that copy, so a chapter moved to another address
+    // within one run is seen as gone at the old one and back at the new one (inheriting its
+    // notice), not as a new copy; otherwise the run's order is kept.
+    let mut ordered: Vec<&Observation> = observations.iter().collect();
+    ordered.sort_by_key(|o| matches!(o.seen, Seen::Copies { .. }));
+    for o in ordered {
         let known = find(&o.url)?;
         match (&o.seen, known) {
             (Seen::Copies { finding_id, similarity, top_source }, Some(c)) => {
