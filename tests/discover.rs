@@ -543,3 +543,55 @@ fn check_follow_reads_a_contents_page_over_two_pages_and_chapters_outside_its_fo
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 404"));
 }
+
+/// `watch add --discover`: a scheduled discovery runs with `watch run --due`, turns each
+/// pirate site it finds into a site watch of its own, and looks only at recent results when
+/// it runs again.
+#[test]
+fn a_scheduled_discovery_runs_when_due_and_watches_the_sites_it_finds() {
+    let dir = imported_works();
+    let web = fake_web();
+    zhiwen(dir.path()).args(["allow", "add", "127.0.0.40"]).assert().success();
+    zhiwen(dir.path())
+        .args(["watch", "add", "--discover", "聊斋志异", "--searx", &web.search.base, "--watch-new-sites"])
+        .args(["--max-queries", "6", "--every", "daily"])
+        .assert()
+        .success();
+    let run = |now: &str| {
+        let out = zhiwen(dir.path())
+            .args(["watch", "run", "--due", "--json", "--allow-private", "--proxy", "none", "--delay", "0.02"])
+            .args(["--now", now])
+            .timeout(Duration::from_secs(300))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (serde_json::from_str::<serde_json::Value>(&stdout).unwrap_or(serde_json::Value::Null), out)
+    };
+    let (runs, out) = run("1793491200");
+    assert!(out.status.code().unwrap() < 2, "{}", String::from_utf8_lossy(&out.stderr));
+    let report = &runs[0]["report"];
+    assert_eq!(report["queries"], 6, "{report}");
+    let copies = report["copies"].as_array().unwrap();
+    assert!(!copies.is_empty());
+    assert!(copies.iter().filter(|c| c["licensed"] == false).all(|c| web.planted.contains(c["url"].as_str().unwrap())));
+    // Every pirate site found is now a site watch of its own.
+    let sites: Vec<&serde_json::Value> =
+        report["sites"].as_array().unwrap().iter().filter(|s| s["licensed"] == false).collect();
+    assert!(!sites.is_empty());
+    assert!(sites.iter().all(|s| s["watch_id"].is_i64()), "{report}");
+    let list: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["watch", "list", "--json"]).output().unwrap().stdout).unwrap();
+    let list = list.as_array().unwrap();
+    assert_eq!(list.iter().filter(|w| w["discover"] == true).count(), 1);
+    assert!(list.iter().filter(|w| w["url"].is_string()).count() >= sites.len());
+
+    // An hour later nothing is due; a day later it runs again, asking only for the last day.
+    let asked_before = web.search.log.lock().unwrap().len();
+    let (quiet, _) = run("1793494800");
+    assert!(quiet.as_array().is_none_or(|a| a.iter().all(|r| r.get("discovery_watch").is_none())), "{quiet}");
+    assert_eq!(web.search.log.lock().unwrap().len(), asked_before, "not due: no query");
+    run("1793577600");
+    let log = web.search.log.lock().unwrap();
+    assert!(log.len() > asked_before);
+    assert!(log[asked_before..].iter().all(|(q, _)| q.contains("time_range=day")), "{:?}", &log[asked_before..]);
+}

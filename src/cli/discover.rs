@@ -229,6 +229,7 @@ pub fn add_discovery_watch(corpus: &mut Corpus, works: &[String], search: &Searc
 }
 
 /// Runs a scheduled discovery: results only as recent as its schedule since the last run.
+#[allow(clippy::too_many_arguments)]
 pub fn run_discovery_watch(
     corpus: &mut Corpus,
     watch: &DiscoveryWatch,
@@ -237,6 +238,7 @@ pub fn run_discovery_watch(
     allow_private: bool,
     now: i64,
     json: bool,
+    cancel: &zhiwen::Cancel,
 ) -> Result<(serde_json::Value, bool)> {
     let all = corpus_works(corpus)?;
     let works: Vec<WorkToFind> = if watch.works.is_empty() {
@@ -252,11 +254,11 @@ pub fn run_discovery_watch(
         allow_private,
         watch_new_sites: watch.settings.watch_new_sites,
         fetch: fetch.clone(),
+        now: Some(now),
         ..DiscoverOptions::default()
     };
-    let cancel = cancel_on_ctrl_c();
     let progress = |what: &str| eprintln!("{what}");
-    let report = corpus.discover(&mut engine, &works, &opts, check, Some(watch.id), &progress, &cancel)?;
+    let report = corpus.discover(&mut engine, &works, &opts, check, Some(watch.id), &progress, cancel)?;
     if !json {
         print!("discovery watch {}:\n{}", watch.id, report_text(&report));
     }

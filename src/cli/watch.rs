@@ -171,8 +171,19 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                 }
             }
             for d in &discoveries {
-                let (run, ok) =
-                    super::discover::run_discovery_watch(&mut corpus, d, &web.fetch, &opts, allow_private, now, json)?;
+                if cancel.is_cancelled() {
+                    break;
+                }
+                let (run, ok) = super::discover::run_discovery_watch(
+                    &mut corpus,
+                    d,
+                    &web.fetch,
+                    &opts,
+                    allow_private,
+                    now,
+                    json,
+                    &cancel,
+                )?;
                 failed |= !ok;
                 runs.push(run);
             }

@@ -81,6 +81,9 @@ pub struct DiscoverOptions {
     /// Every newly found pirate site becomes a site watch of its own.
     pub watch_new_sites: bool,
     pub fetch: FetchOptions,
+    /// The time the run counts as, unix seconds (a schedule's clock; tests simulate days);
+    /// `None`: now.
+    pub now: Option<i64>,
 }
 
 impl Default for DiscoverOptions {
@@ -96,6 +99,7 @@ impl Default for DiscoverOptions {
             allow_private: false,
             watch_new_sites: false,
             fetch: FetchOptions::default(),
+            now: None,
         }
     }
 }
@@ -568,7 +572,8 @@ pub fn discover_with(
     cancel: &Cancel,
 ) -> Result<DiscoveryReport> {
     let started = Instant::now();
-    let run_id = store.start_discovery_run(watch_id, crate::engine::time::now())?;
+    let now = opts.now.unwrap_or_else(crate::engine::time::now);
+    let run_id = store.start_discovery_run(watch_id, now)?;
     let phrases = pick_phrases(index, store, works, opts, check_opts)?;
     let fetch = FetchOptions { public_only: !opts.allow_private, ..opts.fetch.clone() };
     let mut run = Run {
@@ -705,7 +710,7 @@ pub fn discover_with(
     report.cancelled = cancel.is_cancelled();
     report.seconds = started.elapsed().as_secs_f64();
     let summary = serde_json::to_string(&report).expect("reports serialize");
-    store.finish_discovery_run(run_id, crate::engine::time::now(), report.cancelled, &summary)?;
+    store.finish_discovery_run(run_id, now + started.elapsed().as_secs() as i64, report.cancelled, &summary)?;
     Ok(report)
 }
 
