@@ -457,3 +457,70 @@ fn a_chapter_moved_within_one_run_is_back_with_its_notice() {
     assert_eq!(changes["back"][0]["notice_to"], "abuse@pirate.example", "{changes}");
     assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");
 }
+
+/// A site on `ip` serving a contents page at /book/ listing `chapters` (name, corpus file),
+/// each chapter answered after `latency`; logs when each request arrived.
+fn slow_site(
+    ip: &str,
+    chapters: &[(&str, &str)],
+    latency: Duration,
+) -> (String, Arc<Mutex<Vec<(String, std::time::Instant)>>>, Arc<tiny_http::Server>) {
+    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
+    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
+    let mut pages: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let links: String = chapters.iter().map(|(n, _)| format!("<a href=\"/book/{n}.html\">第{n}章</a>")).collect();
+    pages.insert("/book/".into(), format!("<html><body>{links}</body></html>"));
+    for (n, file) in chapters {
+        let text = read_text(&corpus_dir().join(file));
+        pages.insert(
+            format!("/book/{n}.html"),
+            format!("<html><body><p>{}</p></body></html>", text.replace('\n', "</p><p>")),
+        );
+    }
+    let log: Arc<Mutex<Vec<(String, std::time::Instant)>>> = Arc::default();
+    let (srv, got) = (server.clone(), log.clone());
+    std::thread::spawn(move || {
+        for request in srv.incoming_requests() {
+            let path = request.url().to_string();
+            got.lock().unwrap().push((path.clone(), std::time::Instant::now()));
+            let page = pages.get(&path).cloned();
+            std::thread::spawn(move || {
+                let response = match page {
+                    Some(body) => {
+                        if path.ends_with(".html") {
+                            std::thread::sleep(latency);
+                        }
+                        tiny_http::Response::from_string(body).with_header(
+                            tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
+                                .unwrap(),
+                        )
+                    }
+                    None => tiny_http::Response::from_string("not here").with_status_code(404),
+                };
+                let _ = request.respond(response);
+            });
+        }
+    });
+    (base, log, server)
+}
+
+/// Watches of different hosts run at once: a slow site does not hold up a fast one.
+#[test]
+fn a_slow_site_does_not_hold_up_the_others() {
+    let dir = imported();
+    let (slow, slow_log, _s) = slow_site(
+        "127.0.0.50",
+        &[("1", "sanguoyanyi_000.txt"), ("2", "sanguoyanyi_001.txt"), ("3", "sanguoyanyi_002.txt")],
+        Duration::from_millis(1500),
+    );
+    let (fast, fast_log, _f) = slow_site("127.0.0.51", &[("1", "xiyouji_000.txt")], Duration::ZERO);
+    add_watch(dir.path(), &format!("{slow}/book/"));
+    add_watch(dir.path(), &format!("{fast}/book/"));
+    let runs = run_at(dir.path(), T0, true);
+    assert_eq!(urls(&runs[0]["changes"], "new").len(), 3, "{runs}");
+    assert_eq!(urls(&runs[1]["changes"], "new").len(), 1, "{runs}");
+    let last = |log: &Arc<Mutex<Vec<(String, std::time::Instant)>>>| {
+        log.lock().unwrap().iter().map(|(_, t)| *t).max().unwrap()
+    };
+    assert!(last(&fast_log) < last(&slow_log), "the fast site waited for the slow one");
+}

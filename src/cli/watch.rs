@@ -147,14 +147,36 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             // Ctrl-C stops after the page being fetched; a stopped run changes no status.
             let cancel = cancel_on_ctrl_c();
             let progress = |url: &str| eprintln!("fetching {url}");
-            let mut runs = Vec::new();
-            let mut failed = false;
-            for w in &watches {
-                let run = corpus.run_watch(w, &web, &opts, now, &progress, &cancel)?;
-                failed |= !run.changes.unreachable.is_empty();
+            // Sites run in parallel (one host's watches one after another); each run is
+            // printed as it ends.
+            let print = |run: &zhiwen::engine::web::watch::WatchRunReport| {
                 if !json {
                     print!("{}", run_text(&run.watch, &run.changes, run.cancelled, now));
                 }
+            };
+            let done = zhiwen::engine::web::watch::run_in_parallel(
+                &mut corpus,
+                &watches,
+                &web,
+                &opts,
+                now,
+                zhiwen::engine::web::watch::PARALLEL_SITES,
+                &progress,
+                &print,
+                &cancel,
+            );
+            let mut runs = Vec::new();
+            let mut failed = false;
+            for (w, run) in watches.iter().zip(done) {
+                let run = match run {
+                    Ok(run) => run,
+                    Err(e) => {
+                        eprintln!("{}: {e}", w.url);
+                        failed = true;
+                        continue;
+                    }
+                };
+                failed |= !run.changes.unreachable.is_empty();
                 if !run.cancelled {
                     let name = if w.label.is_empty() { &w.url } else { &w.label };
                     failed |= !send_alert(&corpus, name, &run.changes, now);
@@ -166,9 +188,6 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                     "pages": run.checked.len(),
                     "changes": run.changes,
                 }));
-                if run.cancelled {
-                    break;
-                }
             }
             for d in &discoveries {
                 if cancel.is_cancelled() {

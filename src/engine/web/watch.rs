@@ -143,3 +143,77 @@ impl Checker {
         run_with(&index, store, watch, web, opts, now, progress, cancel)
     }
 }
+
+/// Sites checked at once by [`run_in_parallel`] unless the caller says otherwise.
+pub const PARALLEL_SITES: usize = 8;
+
+/// Runs `watches` at `now` with sites in parallel: the watches of one host run one after
+/// another on one thread with one connection (so the host is asked one request at a time,
+/// after its delay), different hosts at once, at most `parallel` at a time; a slow site no
+/// longer holds up the others. Results come back in the order of `watches`; `done` hears of
+/// each run as it ends (from the thread that ran it). A store without a file (in memory)
+/// runs them one after another.
+#[allow(clippy::too_many_arguments)]
+pub fn run_in_parallel(
+    corpus: &mut Corpus,
+    watches: &[Watch],
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    now: i64,
+    parallel: usize,
+    progress: &(dyn Fn(&str) + Sync),
+    done: &(dyn Fn(&WatchRunReport) + Sync),
+    cancel: &Cancel,
+) -> Vec<Result<WatchRunReport>> {
+    if corpus.store().path().is_none() || parallel <= 1 {
+        return watches
+            .iter()
+            .map(|w| {
+                let run = corpus.run_watch(w, web, opts, now, progress, cancel);
+                if let Ok(r) = &run {
+                    done(r);
+                }
+                run
+            })
+            .collect();
+    }
+    // One group per host, in the order the hosts first appear.
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, w) in watches.iter().enumerate() {
+        let host = url::Url::parse(&w.url).ok().and_then(|u| u.host_str().map(str::to_string)).unwrap_or_default();
+        match groups.iter_mut().find(|(h, _)| *h == host) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((host, vec![i])),
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<Result<WatchRunReport>>>> =
+        std::sync::Mutex::new((0..watches.len()).map(|_| None).collect());
+    // One connection per worker, opened here (a connection is not shared between threads).
+    let checkers: Vec<Result<Checker>> = (0..parallel.min(groups.len())).map(|_| corpus.checker()).collect();
+    std::thread::scope(|scope| {
+        let (next, results, groups) = (&next, &results, &groups);
+        for mut checker in checkers {
+            scope.spawn(move || {
+                loop {
+                    let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((_, members)) = groups.get(g) else { break };
+                    for &i in members {
+                        if cancel.is_cancelled() {
+                            continue;
+                        }
+                        let run = match &mut checker {
+                            Ok(checker) => checker.run_watch(&watches[i], web, opts, now, progress, cancel),
+                            Err(e) => Err(crate::Error::Parameter(format!("{}: {e}", watches[i].url))),
+                        };
+                        if let Ok(r) = &run {
+                            done(r);
+                        }
+                        results.lock().expect("no worker panics holding it")[i] = Some(run);
+                    }
+                }
+            });
+        }
+    });
+    results.into_inner().expect("workers ended").into_iter().flatten().collect()
+}
