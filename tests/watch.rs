@@ -458,13 +458,12 @@ fn a_chapter_moved_within_one_run_is_back_with_its_notice() {
     assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");
 }
 
+/// When each request of a site arrived, by path.
+type RequestLog = Arc<Mutex<Vec<(String, std::time::Instant)>>>;
+
 /// A site on `ip` serving a contents page at /book/ listing `chapters` (name, corpus file),
 /// each chapter answered after `latency`; logs when each request arrived.
-fn slow_site(
-    ip: &str,
-    chapters: &[(&str, &str)],
-    latency: Duration,
-) -> (String, Arc<Mutex<Vec<(String, std::time::Instant)>>>, Arc<tiny_http::Server>) {
+fn slow_site(ip: &str, chapters: &[(&str, &str)], latency: Duration) -> (String, RequestLog, Arc<tiny_http::Server>) {
     let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
     let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
     let mut pages: std::collections::HashMap<String, String> = std::collections::HashMap::new();
@@ -477,7 +476,7 @@ fn slow_site(
             format!("<html><body><p>{}</p></body></html>", text.replace('\n', "</p><p>")),
         );
     }
-    let log: Arc<Mutex<Vec<(String, std::time::Instant)>>> = Arc::default();
+    let log: RequestLog = Arc::default();
     let (srv, got) = (server.clone(), log.clone());
     std::thread::spawn(move || {
         for request in srv.incoming_requests() {
