@@ -464,7 +464,11 @@ fn discovery_finds_the_copies_on_twelve_sites_including_those_the_search_engine_
     let out = zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap();
     let findings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(findings.as_array().unwrap().len() >= found.len());
-    // The run is recorded.
+    // A licensed copy never goes into a notice.
+    let licensed_finding = copies.iter().find(|c| c["licensed"] == true).unwrap()["finding_id"].to_string();
+    let notice = zhiwen(dir.path()).args(["notice", &licensed_finding]).output().unwrap();
+    assert_eq!(notice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&notice.stderr).contains("is on a licensed site"));
     let again = zhiwen(dir.path()).args(["allow", "list", "--json"]).output().unwrap();
     let allowed: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(allowed[0]["note"], "licensed partner");

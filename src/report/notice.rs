@@ -60,12 +60,19 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
     }
     let mut items = Vec::new();
     let mut hosts = std::collections::BTreeSet::new();
+    let licensed = store.allowed_sites()?;
     for &id in finding_ids {
         let info = store
             .finding_info(id)?
             .ok_or_else(|| Error::Parameter(format!("no finding {id} (see zhiwen findings)")))?;
         if info.kind != crate::engine::store::FindingKind::Web {
             return Err(Error::Parameter(format!("finding {id} is a file, not a web page: a notice names web pages")));
+        }
+        if crate::engine::store::discovery::is_licensed(&licensed, &info.target, None) {
+            return Err(Error::Parameter(format!(
+                "finding {id} ({}) is on a licensed site (zhiwen allow list): not put in a notice",
+                url_exactly(&info.target)
+            )));
         }
         hosts.insert(host_of(&info.target));
         let works = info
