@@ -131,7 +131,11 @@ fn runs_report_new_gone_back_and_still_online_copies_and_only_due_watches_run() 
         ("4", Some("hongloumeng_000.txt")),
         ("about", None),
     ]);
+    let robots = || site.requests.lock().unwrap().iter().filter(|p| p.as_str() == "/robots.txt").count();
+    let robots_before = robots();
     let runs = run_at(dir.path(), T0 + DAY, true);
+    // robots.txt is read once in a run, the known copy asked again included.
+    assert_eq!(robots() - robots_before, 1);
     let changes = &runs[0]["changes"];
     assert_eq!(urls(changes, "new"), vec![site.url("4")], "{changes}");
     assert_eq!(urls(changes, "gone"), vec![site.url("2")], "{changes}");

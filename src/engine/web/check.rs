@@ -81,7 +81,8 @@ pub(crate) fn check_urls_with(
     cancel: &Cancel,
 ) -> Result<Vec<WebChecked>> {
     let mut out = Vec::new();
-    gather_urls(urls, web, progress, cancel, &mut |gathered| {
+    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    gather_urls(&mut fetcher, urls, web, progress, cancel, &mut |gathered| {
         out.push(check_gathered(index, store, gathered, opts)?);
         Ok(())
     })?;
@@ -117,15 +118,16 @@ pub(crate) fn check_gathered(
 pub(crate) type PageSink<'a> = dyn FnMut(Gathered) -> Result<()> + 'a;
 
 /// Reads each URL (a chapter over its pages), or with `follow` the chapters each lists,
-/// handing every page or failure to `sink` in turn.
+/// handing every page or failure to `sink` in turn. One `fetcher` for a whole run keeps its
+/// robots.txt and per-host delays across calls.
 pub(crate) fn gather_urls(
+    fetcher: &mut Fetcher,
     urls: &[String],
     web: &WebCheckOptions,
     progress: &dyn Fn(&str),
     cancel: &Cancel,
     sink: &mut PageSink,
 ) -> Result<()> {
-    let mut fetcher = Fetcher::new(web.fetch.clone())?;
     let mut out = Sink(sink);
     let mut pages = 0usize;
     let failed = |url: &str, e: Error| WebChecked {
@@ -139,7 +141,7 @@ pub(crate) fn gather_urls(
         }
         let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
             progress(url);
-            match crawl::contents(&mut fetcher, url, cancel) {
+            match crawl::contents(fetcher, url, cancel) {
                 Ok(contents) if contents.chapters.is_empty() => {
                     pages += contents.pages;
                     out.push(failed(
@@ -183,7 +185,7 @@ pub(crate) fn gather_urls(
                 break;
             }
             progress(&chapter);
-            match crawl::chapter(&mut fetcher, &chapter, &listed, !web.follow, cancel) {
+            match crawl::chapter(fetcher, &chapter, &listed, !web.follow, cancel) {
                 Ok(suspect) => {
                     pages += suspect.pages.len();
                     (out.0)(Gathered::Page(suspect))?;

@@ -18,6 +18,7 @@ use crate::engine::progress::Cancel;
 use crate::engine::store::watch::{Changes, Observation, Watch};
 use crate::engine::store::{FindingKind, Store};
 use crate::engine::web::check::{Gathered, WebCheckOptions, WebChecked, captured, check_gathered, gather_urls};
+use crate::engine::web::fetch::Fetcher;
 use std::collections::HashSet;
 
 /// One run of a watch: every page checked (with its finding id in its report), and what
@@ -86,7 +87,10 @@ fn run_with(
     let run_id = store.start_watch_run(watch.id, now)?;
     let web = WebCheckOptions { follow: watch.follow, ..web.clone() };
     let mut pages = RunPages::default();
-    gather_urls(std::slice::from_ref(&watch.url), &web, progress, cancel, &mut |g| {
+    // One fetcher for the whole run: robots.txt read once per site, delays kept between the
+    // contents' chapters and the known copies asked again.
+    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    gather_urls(&mut fetcher, std::slice::from_ref(&watch.url), &web, progress, cancel, &mut |g| {
         pages.record(index, store, opts, g)
     })?;
     // Known copies the contents no longer lists (or that did not answer there) are asked again.
@@ -95,7 +99,7 @@ fn run_with(
         store.online_copies_of(watch.id)?.into_iter().filter(|url| !seen.contains(url.as_str())).collect();
     if !again.is_empty() && !cancel.is_cancelled() {
         let single = WebCheckOptions { follow: false, ..web.clone() };
-        gather_urls(&again, &single, progress, cancel, &mut |g| pages.record(index, store, opts, g))?;
+        gather_urls(&mut fetcher, &again, &single, progress, cancel, &mut |g| pages.record(index, store, opts, g))?;
     }
     let RunPages { checked, observations } = pages;
     if cancel.is_cancelled() {
