@@ -247,17 +247,7 @@ pub fn contents(fetcher: &mut Fetcher, url: &str, cancel: &Cancel) -> Result<Con
 mod tests {
     use super::*;
 
-    fn page(url: &str, html: &str) -> Page {
-        Page {
-            url: url.into(),
-            final_url: url.into(),
-            status: 200,
-            headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
-            bytes: html.as_bytes().to_vec(),
-            fetched_at: 0,
-            warc: Vec::new(),
-        }
-    }
+    use crate::engine::web::fetch::test_page as page;
 
     #[test]
     fn chapter_names_are_recognised() {

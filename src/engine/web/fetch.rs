@@ -439,3 +439,17 @@ pub fn status_text(status: u16) -> &'static str {
         _ => "",
     }
 }
+
+/// An HTML page as if fetched from `url`, for the web steps' unit tests.
+#[cfg(test)]
+pub(crate) fn test_page(url: &str, html: &str) -> Page {
+    Page {
+        url: url.into(),
+        final_url: url.into(),
+        status: 200,
+        headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
+        bytes: html.as_bytes().to_vec(),
+        fetched_at: 0,
+        warc: Vec::new(),
+    }
+}

@@ -251,17 +251,7 @@ fn search_form(home: &Page) -> Option<(Url, String)> {
 mod tests {
     use super::*;
 
-    fn page(url: &str, html: &str) -> Page {
-        Page {
-            url: url.into(),
-            final_url: url.into(),
-            status: 200,
-            headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
-            bytes: html.as_bytes().to_vec(),
-            fetched_at: 0,
-            warc: Vec::new(),
-        }
-    }
+    use crate::engine::web::fetch::test_page as page;
 
     #[test]
     fn a_chapter_page_points_to_its_contents_page() {
