@@ -42,7 +42,7 @@ fn smtp_server(maildir: &std::path::Path) -> Option<Smtp> {
 }
 
 /// A webhook receiver: every body POSTed to it.
-fn webhook() -> (String, Arc<Mutex<Vec<String>>>, Arc<tiny_http::Server>) {
+pub(crate) fn webhook() -> (String, Arc<Mutex<Vec<String>>>, Arc<tiny_http::Server>) {
     let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
     let url = format!("http://127.0.0.1:{}/hook", server.server_addr().to_ip().unwrap().port());
     let bodies: Arc<Mutex<Vec<String>>> = Arc::default();

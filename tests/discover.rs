@@ -556,6 +556,8 @@ fn a_scheduled_discovery_runs_when_due_and_watches_the_sites_it_finds() {
     let dir = imported_works();
     let web = fake_web();
     zhiwen(dir.path()).args(["allow", "add", "127.0.0.40"]).assert().success();
+    let (hook, posted, _hook_server) = crate::alerts::webhook();
+    zhiwen(dir.path()).args(["alerts", "set", "--webhook", &hook]).assert().success();
     zhiwen(dir.path())
         .args(["watch", "add", "--discover", "聊斋志异", "--searx", &web.search.base, "--watch-new-sites"])
         .args(["--max-queries", "6", "--every", "daily"])
@@ -578,6 +580,18 @@ fn a_scheduled_discovery_runs_when_due_and_watches_the_sites_it_finds() {
     let copies = report["copies"].as_array().unwrap();
     assert!(!copies.is_empty());
     assert!(copies.iter().filter(|c| c["licensed"] == false).all(|c| web.planted.contains(c["url"].as_str().unwrap())));
+    // The copies found were alerted, in one digest for the discovery.
+    let digests: Vec<serde_json::Value> =
+        posted.lock().unwrap().iter().map(|b| serde_json::from_str(b).unwrap()).collect();
+    let ours: Vec<&serde_json::Value> = digests
+        .iter()
+        .filter(|d| d["digest"]["source"].as_str().unwrap().starts_with("discovery of 聊斋志异"))
+        .collect();
+    assert_eq!(ours.len(), 1, "{digests:?}");
+    assert_eq!(
+        ours[0]["digest"]["new"].as_array().unwrap().len(),
+        copies.iter().filter(|c| c["licensed"] == false).count()
+    );
     // Every pirate site found is now a site watch of its own.
     let sites: Vec<&serde_json::Value> =
         report["sites"].as_array().unwrap().iter().filter(|s| s["licensed"] == false).collect();

@@ -1,7 +1,7 @@
 //! What the sub-commands share: opening the store, the engine options made from the
 //! shared flags, Ctrl-C as a cancel flag, and the report files a check writes. Sub-command
-//! modules (`run`, `watch`, `clusters`, `scaleout`, `discover`) import from here, never
-//! from each other.
+//! modules (`run`, `watch`, `clusters`, `scaleout`, `discover`, `works`) import from here,
+//! never from each other; alerts after a run are sent from here too.
 
 use super::args::{CheckArgs, FetchArgs, WebArgs};
 use anyhow::{Context, Result};
@@ -137,4 +137,34 @@ pub(crate) fn write_outputs(
     .with_context(|| format!("cannot write the reports to {}", target.display()))?;
     eprintln!("reports written to {}", index.display());
     Ok(())
+}
+
+/// Sends the digest of a run's changes where the alert settings say; says on stderr what
+/// was sent or why not. Whether nothing failed.
+pub(crate) fn send_alert(
+    corpus: &Corpus,
+    source: &str,
+    changes: &zhiwen::engine::store::watch::Changes,
+    now: i64,
+) -> bool {
+    use zhiwen::engine::web::alerts::{self, Digest};
+    let settings = match corpus.store().alert_settings() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("alerts: {e}");
+            return false;
+        }
+    };
+    match alerts::send(&settings, &Digest::of(source, changes, settings.overdue_days, now)) {
+        Ok(sent) => {
+            for s in sent {
+                eprintln!("alert sent: {s}");
+            }
+            true
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            false
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! `watch add --discover` / `watch run`.
 
 use super::args::{AllowAction, DiscoverArgs, SearchArgs};
-use super::common::{cancel_on_ctrl_c, check_options, fetch_options, open, seconds};
+use super::common::{cancel_on_ctrl_c, check_options, fetch_options, open, seconds, send_alert};
 use super::render::fit;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
@@ -72,6 +72,9 @@ pub fn discover(db: &Path, args: &DiscoverArgs) -> Result<ExitCode> {
     let progress = |what: &str| eprintln!("{what}");
     let report = corpus.discover(&mut engine, &works, &opts, &check, None, &progress, &cancel)?;
     print_report(&report, args.json)?;
+    if !report.cancelled {
+        send_alert(&corpus, &format!("discovery of {}", names(&works)), &report.changes, now());
+    }
     Ok(exit_code(&report))
 }
 
@@ -262,6 +265,22 @@ pub fn run_discovery_watch(
     if !json {
         print!("discovery watch {}:\n{}", watch.id, report_text(&report));
     }
-    let ok = report.search_errors.is_empty();
+    let mut ok = report.search_errors.is_empty();
+    if !report.cancelled {
+        ok &= send_alert(corpus, &format!("discovery of {}", names(&works)), &report.changes, now);
+    }
     Ok((serde_json::json!({ "discovery_watch": watch, "report": report }), ok))
+}
+
+/// The works' titles for a message: `聊斋志异, 镜花缘` (the first few).
+fn names(works: &[WorkToFind]) -> String {
+    let mut shown: Vec<&str> = works.iter().take(3).map(|w| w.title.as_str()).collect();
+    if works.len() > 3 {
+        shown.push("…");
+    }
+    shown.join(", ")
+}
+
+fn now() -> i64 {
+    zhiwen::engine::time::now()
 }

@@ -2,7 +2,7 @@
 //! `findings notice-sent`.
 
 use super::args::{AlertsAction, WatchAction};
-use super::common::{cancel_on_ctrl_c, check_options, open, web_options};
+use super::common::{cancel_on_ctrl_c, check_options, open, send_alert, web_options};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::ExitCode;
@@ -357,31 +357,6 @@ pub fn holder(db: &Path, update: [Option<String>; 5]) -> Result<ExitCode> {
     let RightsHolder { name, address, email, phone, signatory } = h;
     println!("name:      {name}\naddress:   {address}\nemail:     {email}\nphone:     {phone}\nsignatory: {signatory}");
     Ok(ExitCode::SUCCESS)
-}
-
-/// Sends the digest of a run's changes where the alert settings say; says on stderr what
-/// was sent or why not. Whether nothing failed.
-fn send_alert(corpus: &zhiwen::Corpus, source: &str, changes: &Changes, now: i64) -> bool {
-    use zhiwen::engine::web::alerts::{self, Digest};
-    let settings = match corpus.store().alert_settings() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("alerts: {e}");
-            return false;
-        }
-    };
-    match alerts::send(&settings, &Digest::of(source, changes, settings.overdue_days, now)) {
-        Ok(sent) => {
-            for s in sent {
-                eprintln!("alert sent: {s}");
-            }
-            true
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            false
-        }
-    }
 }
 
 /// `zhiwen alerts set|show|test`.

@@ -191,6 +191,9 @@ pub struct DiscoveryReport {
     pub errors: Vec<String>,
     pub cancelled: bool,
     pub seconds: f64,
+    /// What the verified copies changed among the tracked copies: new ones, ones back after
+    /// a takedown, ones already known (for alerts).
+    pub changes: crate::engine::store::watch::Changes,
 }
 
 impl DiscoveryReport {
@@ -358,7 +361,11 @@ impl Run<'_> {
             let mut observation: Observation = checked.observation(Some(finding_id));
             observation.url = url.to_string();
             observation.seen = Seen::Copies { finding_id: Some(finding_id), similarity, top_source };
-            self.store.observe(&[observation], crate::engine::time::now())?;
+            let changed = self.store.observe(&[observation], crate::engine::time::now())?;
+            let c = &mut self.report.changes;
+            c.new.extend(changed.new);
+            c.back.extend(changed.back);
+            c.still_online.extend(changed.still_online);
         }
         let wd = &mut self.report.works[work];
         if licensed {
