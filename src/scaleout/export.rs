@@ -22,6 +22,8 @@ fn documents_schema() -> Schema {
         Field::new("title", DataType::Utf8, false),
         Field::new("chars", DataType::Int64, false),
         Field::new("text_sha256", DataType::Utf8, false),
+        // The document's work as the JSON contract names it (`WorkRef`); empty for suspects.
+        Field::new("work", DataType::Utf8, false),
     ])
 }
 
@@ -50,7 +52,7 @@ struct ExportWriter {
     documents: TableWriter,
     texts: TableWriter,
     windows: TableWriter,
-    docs: Vec<(i64, String, String, i64, String)>,
+    docs: Vec<(i64, String, String, i64, String, String)>,
     text_rows: Vec<(i64, String)>,
     window_rows: WindowRows,
     manifest: Manifest,
@@ -80,9 +82,23 @@ impl ExportWriter {
 
     /// Adds one document: its text and its windows' fingerprints and char spans.
     fn add(&mut self, id: u32, path: &str, title: &str, text: String, windows: &[(u64, u32, u32)]) -> Result<()> {
+        self.add_with_work(id, path, title, None, text, windows)
+    }
+
+    /// [`ExportWriter::add`] with the document's work.
+    fn add_with_work(
+        &mut self,
+        id: u32,
+        path: &str,
+        title: &str,
+        work: Option<&crate::engine::store::WorkRef>,
+        text: String,
+        windows: &[(u64, u32, u32)],
+    ) -> Result<()> {
         let id = i64::from(id);
         let chars = text.chars().count() as i64;
-        self.docs.push((id, path.to_string(), title.to_string(), chars, sha256(text.as_bytes())));
+        let work = work.map_or_else(String::new, |w| serde_json::to_string(w).expect("works serialize"));
+        self.docs.push((id, path.to_string(), title.to_string(), chars, sha256(text.as_bytes()), work));
         self.text_rows.push((id, text));
         for (ordinal, &(fp, start, end)) in windows.iter().enumerate() {
             let w = &mut self.window_rows;
@@ -142,6 +158,7 @@ impl ExportWriter {
             Arc::new(StringArray::from_iter_values(docs.iter().map(|d| d.2.as_str()))),
             Arc::new(Int64Array::from_iter_values(docs.iter().map(|d| d.3))),
             Arc::new(StringArray::from_iter_values(docs.iter().map(|d| d.4.as_str()))),
+            Arc::new(StringArray::from_iter_values(docs.iter().map(|d| d.5.as_str()))),
         ];
         let batch = RecordBatch::try_new(self.documents.schema(), columns).expect("columns match the schema");
         self.documents.write(&batch)?;
@@ -159,6 +176,7 @@ pub fn export_corpus(store: &Store, dir: &Path, progress: ProgressFn, cancel: &C
     let folder = PartialFolder::create(dir)?;
     let mut out = ExportWriter::create(folder.path(), Manifest::new(ExportKind::Corpus, store.params()))?;
     let docs: std::collections::HashMap<u32, _> = store.documents()?.into_iter().map(|d| (d.id, d)).collect();
+    let works = store.works_of_documents()?;
     let mut done = 0;
     store.for_each_documents_windows(|doc, fingerprints, spans| {
         cancel.check()?;
@@ -167,7 +185,7 @@ pub fn export_corpus(store: &Store, dir: &Path, progress: ProgressFn, cancel: &C
         let (Some(info), Some(text)) = (docs.get(&doc), store.text(doc)?) else { return Ok(()) };
         let windows: Vec<(u64, u32, u32)> =
             fingerprints.into_iter().zip(spans).map(|(fp, (s, e))| (fp, s, e)).collect();
-        out.add(doc, &info.path, &info.title, text, &windows)
+        out.add_with_work(doc, &info.path, &info.title, works.get(&doc), text, &windows)
     })?;
     out.finish(folder)
 }

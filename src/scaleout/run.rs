@@ -63,6 +63,8 @@ pub struct RunReports {
 struct ExportedDoc {
     path: String,
     title: String,
+    /// Its work (exports made before works have none).
+    work: Option<crate::engine::store::WorkRef>,
     text: String,
 }
 
@@ -73,10 +75,16 @@ fn read_documents(dir: &Path, wanted: Option<&std::collections::HashSet<u32>>) -
         let ids = int_column(&batch, "id", &table)?;
         let paths = string_column(&batch, "path", &table)?;
         let titles = string_column(&batch, "title", &table)?;
-        for ((id, path), title) in ids.into_iter().zip(paths).zip(titles) {
+        let works = if batch.schema().column_with_name("work").is_some() {
+            string_column(&batch, "work", &table)?
+        } else {
+            vec![String::new(); ids.len()]
+        };
+        for (((id, path), title), work) in ids.into_iter().zip(paths).zip(titles).zip(works) {
             let id = id as u32;
             if wanted.is_none_or(|w| w.contains(&id)) {
-                docs.insert(id, ExportedDoc { path, title, text: String::new() });
+                let work = serde_json::from_str(&work).ok();
+                docs.insert(id, ExportedDoc { path, title, work, text: String::new() });
             }
         }
     }
@@ -174,6 +182,7 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
         };
         m.path = doc.path.clone();
         m.title = doc.title.clone();
+        m.work = doc.work.clone();
         // The order `check` gives them in: by suspect, then source position.
         m.passages.sort_by_key(|p| (p.suspect_start, p.source_start));
         by_suspect.entry(suspect).or_default().push(m);
