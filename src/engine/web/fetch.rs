@@ -162,7 +162,9 @@ pub fn is_public(ip: std::net::IpAddr) -> bool {
     }
 }
 
-/// Refuses `url` when its host is, or resolves to, an address that is not public.
+/// Refuses `url` when its host is, or resolves to, an address that is not public. The
+/// answer is the system resolver's at this moment; ureq resolves again when it connects, so a
+/// name whose answer changes between the two (DNS rebinding) is not caught here.
 fn ensure_public(url: &Url) -> std::result::Result<(), String> {
     use std::net::ToSocketAddrs;
     let host = url.host_str().unwrap_or("");
