@@ -408,6 +408,8 @@ fn stats_agree_with_the_findings_and_notices_and_the_summary_carry_every_element
     assert!(status.success());
     for element in [
         "《信息网络传播权保护条例》第十四条",
+        "《中华人民共和国民法典》第一千一百九十五条",
+        "真实身份信息：【营业执照或身份证件复印件，随附】",
         "权利人名称：长江文艺出版社",
         "联系方式：电话 +86 27 8767 9300；电子邮箱 rights@example.com",
         "地址：武汉市雄楚大街268号",

@@ -232,7 +232,10 @@ fn cn(n: &NoticeInput) -> String {
     let (y, m, d, ..) = crate::engine::time::civil(n.date);
     let mut t = String::new();
     let _ = writeln!(t, "通知书");
-    let _ = writeln!(t, "（依据《信息网络传播权保护条例》第十四条，要求删除或者断开链接侵权作品）\n");
+    let _ = writeln!(
+        t,
+        "（依据《信息网络传播权保护条例》第十四条、《中华人民共和国民法典》第一千一百九十五条，要求删除或者断开链接侵权作品）\n"
+    );
     let _ = writeln!(t, "致：{} 网络服务提供者", or_blank(&n.host, "【网站】"));
     let _ = writeln!(t, "日期：{y}年{m}月{d}日\n");
     let _ = writeln!(t, "一、权利人的姓名（名称）、联系方式和地址");
@@ -244,13 +247,15 @@ fn cn(n: &NoticeInput) -> String {
         or_blank(&h.email, "【电子邮箱】")
     );
     let _ = writeln!(t, "    地址：{}", or_blank(&h.address, "【地址】"));
+    // 民法典第一千一百九十五条: a notice carries the rights holder's true identity.
+    let _ = writeln!(t, "    真实身份信息：【营业执照或身份证件复印件，随附】");
     let _ = writeln!(t, "\n二、要求删除或者断开链接的侵权作品的名称和网络地址");
     for (i, item) in n.items.iter().enumerate() {
         let works: Vec<String> = item.works.iter().map(|w| format!("《{}》", plain(w))).collect();
         let _ = writeln!(t, "    {}. 作品名称：{}", i + 1, works.join("、"));
         let _ = writeln!(t, "       侵权网络地址：{}", url_exactly(&item.url));
         if item.final_url != item.url {
-            let _ = writeln!(t, "       （实际应答地址：{}）", plain(&item.final_url));
+            let _ = writeln!(t, "       （实际应答地址：{}）", url_exactly(&item.final_url));
         }
         let _ = writeln!(
             t,
