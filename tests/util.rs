@@ -9,6 +9,17 @@ pub fn corpus_dir() -> PathBuf {
     fixtures().join("corpus")
 }
 
+/// The fixture corpus's chapter files (not its manifest.tsv), by name.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
 pub fn suspect(name: &str) -> PathBuf {
     fixtures().join("suspects").join(name)
 }
@@ -47,8 +58,7 @@ pub fn read_text(path: &Path) -> String {
 pub fn many_files(dir: &Path, n: usize) -> PathBuf {
     let works = dir.join("works");
     std::fs::create_dir_all(&works).unwrap();
-    let chapters: Vec<String> =
-        std::fs::read_dir(corpus_dir()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let chapters: Vec<String> = corpus_files().iter().map(|p| std::fs::read_to_string(p).unwrap()).collect();
     for i in 0..n {
         let text = format!("第{i}篇\n{}", chapters[i % chapters.len()]);
         std::fs::write(works.join(format!("{i:04}.txt")), text).unwrap();

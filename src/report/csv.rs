@@ -3,7 +3,8 @@
 
 use crate::SuspectReport;
 
-pub const HEADER: [&str; 14] = [
+/// The last three columns (added, compatible) name the source's work.
+pub const HEADER: [&str; 17] = [
     "suspect",
     "source_id",
     "source",
@@ -18,6 +19,9 @@ pub const HEADER: [&str; 14] = [
     "containment",
     "evidence_bits",
     "region",
+    "work_id",
+    "work_title",
+    "work_authors",
 ];
 
 /// Text from the files made inert for spreadsheets: a field starting with = + - @ (or a
@@ -48,6 +52,9 @@ pub fn csv(reports: &[SuspectReport]) -> String {
                     format!("{:.4}", p.containment),
                     format!("{:.1}", p.evidence_bits),
                     p.region.to_string(),
+                    s.work.as_ref().map_or_else(String::new, |w| w.id.to_string()),
+                    inert(s.work.as_ref().map_or("", |w| w.title.as_str())),
+                    inert(&s.work.as_ref().map_or_else(String::new, |w| w.authors.join("; "))),
                 ])
                 .expect("write to memory");
             }
@@ -63,9 +70,23 @@ pub fn summary_csv(p: &crate::engine::web::stats::Picture) -> String {
     let mut w = ::csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
     let mut row = |fields: Vec<String>| w.write_record(fields).expect("write to memory");
     let s = |x: &str| x.to_string();
-    row(["works", "doc_id", "title", "path", "sites", "pages", "online", "best_similarity", "first_seen", "last_seen"]
-        .map(s)
-        .to_vec());
+    row([
+        "works",
+        "doc_id",
+        "title",
+        "path",
+        "sites",
+        "pages",
+        "online",
+        "best_similarity",
+        "first_seen",
+        "last_seen",
+        "work_id",
+        "authors",
+        "chapters",
+    ]
+    .map(s)
+    .to_vec());
     for x in &p.works {
         row(vec![
             s("work"),
@@ -78,6 +99,9 @@ pub fn summary_csv(p: &crate::engine::web::stats::Picture) -> String {
             format!("{:.4}", x.best_similarity),
             crate::engine::time::rfc3339(x.first_seen),
             crate::engine::time::rfc3339(x.last_seen),
+            x.work_id.map_or_else(String::new, |w| w.to_string()),
+            inert(&x.authors.join("; ")),
+            x.chapters.to_string(),
         ]);
     }
     row(["sites", "host", "pages", "works", "copied_share", "online"].map(s).to_vec());

@@ -106,7 +106,7 @@ pub fn html(input: &ReportInput) -> String {
             out,
             "<tr><td>{n}</td><td><a href=\"#source-{n}\">{}</a><div class=\"path\">{}</div></td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-            escape(&s.title),
+            escape(&s.label()),
             escape(&s.path),
             percent(s.similarity),
             percent(s.source_coverage),
@@ -123,8 +123,12 @@ pub fn html(input: &ReportInput) -> String {
         let source: Vec<char> = input.source_text(s.id).chars().collect();
         let _ = write!(
             out,
-            "<section class=\"source\" id=\"source-{n}\">\n<h2>{n}. {}</h2>\n<p class=\"path\">{} · similarity {} · source coverage {}</p>\n",
-            escape(&s.title),
+            "<section class=\"source\" id=\"source-{n}\">\n<h2>{n}. {}</h2>\n<p class=\"path\">{}{} · similarity {} · source coverage {}</p>\n",
+            escape(&s.label()),
+            s.work
+                .as_ref()
+                .filter(|w| !w.authors.is_empty())
+                .map_or_else(String::new, |w| format!("{} · ", escape(&w.authors.join("、")))),
             escape(&s.path),
             percent(s.similarity),
             percent(s.source_coverage),
@@ -230,7 +234,7 @@ pub fn index(entries: &[(String, &crate::SuspectReport)], generated_at: i64) -> 
     for (file, r) in entries {
         let (top, passages) = match (&r.error, r.sources.first()) {
             (Some(e), _) => (format!("error: {}", escape(e)), String::new()),
-            (None, Some(s)) => (escape(&s.title), s.passages.len().to_string()),
+            (None, Some(s)) => (escape(&s.label()), s.passages.len().to_string()),
             (None, None) => ("no source found".into(), "0".into()),
         };
         let _ = writeln!(

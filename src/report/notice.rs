@@ -31,14 +31,23 @@ pub struct NoticeItem {
     /// The page (the URL asked for) and where it answered.
     pub url: String,
     pub final_url: String,
-    /// The works it copies (titles), most similar first.
-    pub works: Vec<String>,
+    /// The works it copies, most similar first.
+    pub works: Vec<NoticeWork>,
     pub similarity: f64,
     /// When it was captured (the finding's latest check) and the SHA-256 of what was received.
     pub captured_at: i64,
     pub sha256: String,
     /// The evidence package's file name beside the notice.
     pub evidence_file: String,
+}
+
+/// A work a page copies: its title and authors, and the chapters the page copies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoticeWork {
+    pub title: String,
+    pub authors: Vec<String>,
+    /// The copied chapters' titles (empty when the work is one document).
+    pub chapters: Vec<String>,
 }
 
 /// What a notice is made from.
@@ -75,11 +84,26 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
             )));
         }
         hosts.insert(host_of(&info.target));
-        let works = info
-            .sources
-            .iter()
-            .map(|(doc, _)| store.document(*doc).ok().flatten().map_or_else(|| format!("document {doc}"), |d| d.title))
-            .collect();
+        let mut works: Vec<(Option<u32>, NoticeWork)> = Vec::new();
+        for (doc, _) in &info.sources {
+            let chapter = store.document(*doc)?.map_or_else(|| format!("document {doc}"), |d| d.title);
+            let work = store.work_of(*doc)?;
+            let id = work.as_ref().map(|w| w.id);
+            match works.iter_mut().find(|(w, _)| id.is_some() && *w == id) {
+                Some((_, w)) => w.chapters.push(chapter),
+                None => works.push((
+                    id,
+                    match work {
+                        Some(w) if w.title != chapter => {
+                            NoticeWork { title: w.title, authors: w.authors, chapters: vec![chapter] }
+                        }
+                        Some(w) => NoticeWork { title: w.title, authors: w.authors, chapters: vec![] },
+                        None => NoticeWork { title: chapter, authors: vec![], chapters: vec![] },
+                    },
+                )),
+            }
+        }
+        let works = works.into_iter().map(|(_, w)| w).collect();
         items.push(NoticeItem {
             finding_id: id,
             final_url: info.final_url.clone().unwrap_or_else(|| info.target.clone()),
@@ -160,11 +184,39 @@ pub fn notice_text(j: Jurisdiction, n: &NoticeInput) -> String {
     }
 }
 
-fn works_of(n: &NoticeInput) -> Vec<String> {
-    let mut works: Vec<String> = n.items.iter().flat_map(|i| i.works.iter().map(|w| plain(w))).collect();
+/// The works of all the notice's pages, each once: (title, authors), made plain.
+fn works_of(n: &NoticeInput) -> Vec<(String, Vec<String>)> {
+    let mut works: Vec<(String, Vec<String>)> = n
+        .items
+        .iter()
+        .flat_map(|i| i.works.iter().map(|w| (plain(&w.title), w.authors.iter().map(|a| plain(a)).collect())))
+        .collect();
     works.sort();
     works.dedup();
     works
+}
+
+/// `"西游记" by 吴承恩`.
+fn work_en(title: &str, authors: &[String]) -> String {
+    if authors.is_empty() { format!("\"{title}\"") } else { format!("\"{title}\" by {}", authors.join(", ")) }
+}
+
+/// `《西游记》（吴承恩 著）`.
+fn work_cn(title: &str, authors: &[String]) -> String {
+    if authors.is_empty() {
+        format!("《{title}》")
+    } else {
+        format!("《{title}》（{} 著）", authors.join("、"))
+    }
+}
+
+/// The chapters of a work a page copies, made plain, for after the work's name.
+fn chapters(w: &NoticeWork, open: &str, sep: &str, close: &str) -> String {
+    if w.chapters.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = w.chapters.iter().map(|c| plain(c)).collect();
+    format!("{open}{}{close}", list.join(sep))
 }
 
 fn dmca(n: &NoticeInput) -> String {
@@ -177,8 +229,8 @@ fn dmca(n: &NoticeInput) -> String {
     let _ = writeln!(t, "Date: {}", day(n.date));
     let _ = writeln!(t, "To: the designated copyright agent of {}\n", or_blank(&n.host, "[SITE]"));
     let _ = writeln!(t, "1. The copyrighted works infringed (§ 512(c)(3)(A)(ii)), owned by {name}:");
-    for w in works_of(n) {
-        let _ = writeln!(t, "   - \"{w}\"");
+    for (title, authors) in works_of(n) {
+        let _ = writeln!(t, "   - {}", work_en(&title, &authors));
     }
     let _ = writeln!(
         t,
@@ -190,7 +242,8 @@ fn dmca(n: &NoticeInput) -> String {
         if item.final_url != item.url {
             let _ = writeln!(t, "      (answered at {})", url_exactly(&item.final_url));
         }
-        let works: Vec<String> = item.works.iter().map(|w| format!("\"{}\"", plain(w))).collect();
+        let works: Vec<String> =
+            item.works.iter().map(|w| format!("\"{}\"{}", plain(&w.title), chapters(w, " (", "; ", ")"))).collect();
         let _ = writeln!(
             t,
             "      copies {} ({:.0}% of the page's text); captured {} UTC, SHA-256 of the page as received: {}; \
@@ -251,7 +304,14 @@ fn cn(n: &NoticeInput) -> String {
     let _ = writeln!(t, "    真实身份信息：【营业执照或身份证件复印件，随附】");
     let _ = writeln!(t, "\n二、要求删除或者断开链接的侵权作品的名称和网络地址");
     for (i, item) in n.items.iter().enumerate() {
-        let works: Vec<String> = item.works.iter().map(|w| format!("《{}》", plain(w))).collect();
+        let works: Vec<String> = item
+            .works
+            .iter()
+            .map(|w| {
+                let authors: Vec<String> = w.authors.iter().map(|a| plain(a)).collect();
+                format!("{}{}", work_cn(&plain(&w.title), &authors), chapters(w, "", "、", ""))
+            })
+            .collect();
         let _ = writeln!(t, "    {}. 作品名称：{}", i + 1, works.join("、"));
         let _ = writeln!(t, "       侵权网络地址：{}", url_exactly(&item.url));
         if item.final_url != item.url {

@@ -29,10 +29,11 @@ pub fn summary_html(p: &Picture) -> String {
     for w in &p.works {
         let _ = writeln!(
             out,
-            "<tr><td>{}<div class=\"path\">{}</div></td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+            "<tr><td>《{}》{}<div class=\"path\">{}</div></td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
             escape(&w.title),
-            escape(&w.path),
+            if w.authors.is_empty() { String::new() } else { format!(" · {}", escape(&w.authors.join("、"))) },
+            if w.chapters > 1 { format!("{} chapters", w.chapters) } else { escape(&w.path) },
             w.sites,
             w.pages,
             w.online,

@@ -2,8 +2,10 @@
 //! work, per site and over time. Computed from the store's copies (`store/watch.rs`) and
 //! the findings they point to; nothing here is stored.
 //!
-//! - per work: the pages and sites copying it (a page counts for every work its latest
-//!   copying capture matched), the best similarity, first and last seen;
+//! - per work (a book with its chapters, `store/works.rs`): the pages and sites copying it (a
+//!   page counts once for every work its latest copying capture matched, however many of its
+//!   chapters), the chapters copied, the best similarity, first and last seen; a document removed
+//!   since counts as a work of its own;
 //! - per site (host): its pages, the works they copy, the share of their text that is
 //!   copied (similarity weighted by the pages' characters), how many are still online;
 //! - per day (UTC): copies first seen that day, and copies online at the day's end (from
@@ -20,9 +22,15 @@ pub const MAX_DAYS: i64 = 366;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WorkStats {
+    /// The work; `None` for a document removed since (then `title` says so).
+    pub work_id: Option<u32>,
+    /// The first of its chapters copied (by id), and that chapter's path.
     pub doc_id: u32,
     pub title: String,
+    pub authors: Vec<String>,
     pub path: String,
+    /// Its chapters that some page copies.
+    pub chapters: usize,
     pub sites: usize,
     pub pages: usize,
     pub online: usize,
@@ -65,10 +73,17 @@ pub struct Picture {
 #[derive(Default)]
 struct SiteSums {
     pages: usize,
-    works: BTreeSet<u32>,
+    works: BTreeSet<WorkKey>,
     copied_chars: f64,
     chars: f64,
     online: usize,
+}
+
+/// What copies are counted by: a work, or a document no longer in the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum WorkKey {
+    Work(u32),
+    Removed(u32),
 }
 
 /// The picture as of `now` (unix seconds).
@@ -86,21 +101,39 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
         }
     };
 
-    // Per work: the hosts seen, and the stats so far (title and sites filled in at the end).
-    let mut works: BTreeMap<u32, (BTreeSet<&str>, WorkStats)> = BTreeMap::new();
+    let work_of = store.works_of_documents()?;
+    // Per work: the hosts and chapters seen, and the stats so far (sites filled in at the end).
+    type Seen<'a> = (BTreeSet<&'a str>, BTreeSet<u32>, WorkStats);
+    let mut works: BTreeMap<WorkKey, Seen> = BTreeMap::new();
     let mut sites: BTreeMap<&str, SiteSums> = BTreeMap::new();
     for c in &copies {
         let online = usize::from(c.tracking.status == CopyStatus::Online);
         let site = sites.entry(&c.host).or_default();
+        // A page counts once per work, with its best similarity to any of the work's chapters.
+        let mut by_work: BTreeMap<WorkKey, (u32, f64)> = BTreeMap::new();
         for (doc, similarity) in works_of(c) {
-            let (hosts, w) = works.entry(doc).or_insert_with(|| {
+            let key = work_of.get(&doc).map_or(WorkKey::Removed(doc), |w| WorkKey::Work(w.id));
+            let best = by_work.entry(key).or_insert((doc, similarity));
+            *best = (best.0.min(doc), best.1.max(similarity));
+        }
+        for (key, (doc, similarity)) in by_work {
+            let (hosts, chapters, w) = works.entry(key).or_insert_with(|| {
                 let d = documents.get(&doc);
+                let work = work_of.get(&doc);
                 (
                     BTreeSet::new(),
+                    BTreeSet::new(),
                     WorkStats {
+                        work_id: work.map(|w| w.id),
                         doc_id: doc,
-                        title: d.map_or_else(|| format!("document {doc} (removed)"), |d| d.title.clone()),
+                        title: match (work, d) {
+                            (Some(w), _) => w.title.clone(),
+                            (None, Some(d)) => d.title.clone(),
+                            (None, None) => format!("document {doc} (removed)"),
+                        },
+                        authors: work.map(|w| w.authors.clone()).unwrap_or_default(),
                         path: d.map_or_else(String::new, |d| d.path.clone()),
+                        chapters: 0,
                         sites: 0,
                         pages: 0,
                         online: 0,
@@ -110,13 +143,18 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
                     },
                 )
             });
+            for (d, _) in works_of(c) {
+                if work_of.get(&d).map_or(WorkKey::Removed(d), |w| WorkKey::Work(w.id)) == key {
+                    chapters.insert(d);
+                }
+            }
             hosts.insert(&c.host);
             w.pages += 1;
             w.online += online;
             w.best_similarity = w.best_similarity.max(similarity);
             w.first_seen = w.first_seen.min(c.tracking.first_seen);
             w.last_seen = w.last_seen.max(c.tracking.last_seen);
-            site.works.insert(doc);
+            site.works.insert(key);
         }
         let chars = c.finding_id.and_then(|id| findings.get(&id)).map_or(0, |f| f.chars) as f64;
         site.pages += 1;
@@ -124,8 +162,10 @@ pub fn picture(store: &Store, now: i64) -> Result<Picture> {
         site.chars += chars;
         site.online += online;
     }
-    let mut works: Vec<WorkStats> =
-        works.into_values().map(|(hosts, w)| WorkStats { sites: hosts.len(), ..w }).collect();
+    let mut works: Vec<WorkStats> = works
+        .into_values()
+        .map(|(hosts, chapters, w)| WorkStats { sites: hosts.len(), chapters: chapters.len(), ..w })
+        .collect();
     works.sort_by(|a, b| b.pages.cmp(&a.pages).then(b.sites.cmp(&a.sites)).then(a.doc_id.cmp(&b.doc_id)));
     let mut sites: Vec<SiteStats> = sites
         .into_iter()
