@@ -218,8 +218,7 @@ pub fn pick_phrases(
 ) -> Result<Vec<ChapterPhrases>> {
     let params = store.params();
     let mut out = Vec::with_capacity(works.len());
-    let work_of: HashMap<u32, usize> =
-        works.iter().enumerate().flat_map(|(w, work)| work.documents.iter().map(move |&d| (d, w))).collect();
+    let work_of = work_of_documents(works);
     for (w, work) in works.iter().enumerate() {
         let texts: Vec<(u32, String)> = work
             .documents
@@ -253,6 +252,11 @@ pub fn pick_phrases(
         out.push(chapters);
     }
     Ok(out)
+}
+
+/// Which of `works` (by position) each document belongs to.
+fn work_of_documents(works: &[WorkToFind]) -> HashMap<u32, usize> {
+    works.iter().enumerate().flat_map(|(w, work)| work.documents.iter().map(move |&d| (d, w))).collect()
 }
 
 fn contains(haystack: &[u64], needle: &[u64]) -> bool {
@@ -591,7 +595,7 @@ pub fn discover_with(
         opts,
         check_opts,
         works,
-        work_of: works.iter().enumerate().flat_map(|(w, work)| work.documents.iter().map(move |&d| (d, w))).collect(),
+        work_of: work_of_documents(works),
         checked: HashSet::new(),
         learned: HashSet::new(),
         last_copy_page: None,

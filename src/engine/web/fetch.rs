@@ -40,6 +40,24 @@ pub enum ProxySetting {
 }
 
 impl ProxySetting {
+    /// The proxy ureq goes through, if any; only http(s) proxies (SOCKS is not built in).
+    pub fn ureq_proxy(&self) -> Result<Option<ureq::Proxy>> {
+        let proxy = match self {
+            ProxySetting::Environment => ureq::Proxy::try_from_env(),
+            ProxySetting::Direct => None,
+            ProxySetting::Url(u) => Some(ureq::Proxy::new(u).map_err(|e| Error::Parameter(format!("proxy {u}: {e}")))?),
+        };
+        if proxy
+            .as_ref()
+            .is_some_and(|p| !matches!(p.protocol(), ureq::ProxyProtocol::Http | ureq::ProxyProtocol::Https))
+        {
+            return Err(Error::Parameter(format!(
+                "proxy {self:?}: only http(s) proxies are supported (SOCKS is not built in)"
+            )));
+        }
+        Ok(proxy)
+    }
+
     /// A proxy as users write it: empty for the environment's, `none` for none, else its URL.
     pub fn parse(setting: &str) -> ProxySetting {
         match setting.trim() {
@@ -191,20 +209,7 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(opts: FetchOptions) -> Result<Fetcher> {
-        let proxy = match &opts.proxy {
-            ProxySetting::Environment => ureq::Proxy::try_from_env(),
-            ProxySetting::Direct => None,
-            ProxySetting::Url(u) => Some(ureq::Proxy::new(u).map_err(|e| Error::Parameter(format!("proxy {u}: {e}")))?),
-        };
-        if proxy
-            .as_ref()
-            .is_some_and(|p| !matches!(p.protocol(), ureq::ProxyProtocol::Http | ureq::ProxyProtocol::Https))
-        {
-            return Err(Error::Parameter(format!(
-                "proxy {:?}: only http(s) proxies are supported (SOCKS is not built in)",
-                opts.proxy
-            )));
-        }
+        let proxy = opts.proxy.ureq_proxy()?;
         let proxied = proxy.is_some();
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(opts.timeout))

@@ -161,13 +161,7 @@ impl Searx {
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(crate::Error::Parameter(format!("search engine URL {base}: only http and https")));
         }
-        let proxy = match &opts.proxy {
-            ProxySetting::Environment => ureq::Proxy::try_from_env(),
-            ProxySetting::Direct => None,
-            ProxySetting::Url(u) => {
-                Some(ureq::Proxy::new(u).map_err(|e| crate::Error::Parameter(format!("proxy {u}: {e}")))?)
-            }
-        };
+        let proxy = opts.proxy.ureq_proxy()?;
         let agent = ureq::Agent::config_builder()
             .timeout_global(Some(opts.timeout))
             .http_status_as_error(false)
