@@ -5,7 +5,7 @@ measurement: windows, seconds (the join written to Parquet), rows shuffled, the 
 group, pairs found and the planted copies (random 64-bit fingerprints almost never come
 within 3 bits, so the pairs are the planted copies when the join is exact).
 
-    python spark/bench.py --windows 1000000,10000000 [--master local[2]]
+    python3 spark/bench.py --windows 1000000,10000000 [--master local[2]]   (from any folder)
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 import time
 
@@ -21,7 +22,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pyspark.sql import SparkSession
 
-from zhiwen_spark import job
+# The job's package sits beside this script; run from the repository root (or anywhere),
+# Python looks for it only in the current folder's path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zhiwen_spark import job  # noqa: E402
 
 
 def write_windows(path: str, fps: np.ndarray, per_doc: int = 1000) -> None:

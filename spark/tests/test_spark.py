@@ -13,6 +13,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +22,9 @@ import pytest
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
+from conftest import FIXTURES, REPO, assert_same_passages_as_check, run_cli
 from zhiwen_spark import job
 
-REPO = Path(__file__).resolve().parents[2]
 K = job.MAX_DISTANCE
 
 
@@ -38,16 +39,6 @@ def spark():
     )
     yield s
     s.stop()
-
-
-def zhiwen_bin() -> str:
-    if os.environ.get("ZHIWEN_BIN"):
-        return os.environ["ZHIWEN_BIN"]
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    path = target / "debug" / "zhiwen"
-    if not path.exists():
-        pytest.skip(f"no zhiwen binary at {path} (run cargo build first)")
-    return str(path)
 
 
 def signed(fp: int) -> int:
@@ -169,31 +160,6 @@ def test_a_forced_hot_group_takes_the_split_path_and_stays_exact(spark, planted_
     assert got == brute(left, None)
 
 
-FIXTURES = REPO / "tests" / "fixtures"
-
-
-def run_cli(*args: str, code: int = 0) -> subprocess.CompletedProcess:
-    p = subprocess.run([zhiwen_bin(), *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == code, f"zhiwen {' '.join(args)} exited {p.returncode}: {p.stderr}"
-    return p
-
-
-@pytest.fixture(scope="module")
-def small_corpus(tmp_path_factory):
-    """The fixture corpus imported into a store, exported, and suspects fingerprinted."""
-    tmp = tmp_path_factory.mktemp("corpus")
-    db = str(tmp / "corpus.sqlite")
-    run_cli("--db", db, "import", "--quiet", str(FIXTURES / "corpus"))
-    run_cli("--db", db, "export", "--parquet", str(tmp / "export"))
-    files = sorted(str(p) for p in (FIXTURES / "suspects").iterdir() if p.is_file())
-    unreadable = [f for f in files if Path(f).name in ("binary.txt", "empty.txt")]
-    assert len(unreadable) == 2
-    # Unreadable files are named with their problem and the rest are written.
-    p = run_cli("--db", db, "fingerprint", "--parquet", str(tmp / "suspects"), *files, code=1)
-    assert all(f in p.stderr for f in unreadable), p.stderr
-    return tmp, db, [f for f in files if f not in unreadable]
-
-
 def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tmp_path):
     tmp, _, _ = small_corpus
     exported = pq.read_table(tmp / "export" / "windows").column("fingerprint").to_numpy()
@@ -216,23 +182,7 @@ def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tm
 def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check(spark, small_corpus, tmp_path):
     tmp, db, suspects = small_corpus
     run_dir = job.run(spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1")
-    through_spark = json.loads(run_cli("report", "--from-parquet", run_dir, "--json", code=1).stdout)
-    direct = json.loads(run_cli("--db", db, "check", "--json", *suspects).stdout)
-    failed = [r for r in through_spark["suspects"] if r["error"]]
-    assert sorted(Path(r["path"]).name for r in failed) == ["binary.txt", "empty.txt"]
-    read = [r for r in through_spark["suspects"] if not r["error"]]
-    assert len(read) == len(direct["suspects"]) == len(suspects)
-    found = 0
-    for a, b in zip(read, direct["suspects"]):
-        assert a["path"] == b["path"]
-        assert [s["id"] for s in a["sources"]] == [s["id"] for s in b["sources"]], a["path"]
-        for sa, sb in zip(a["sources"], b["sources"]):
-            assert sa["passages"] == sb["passages"], a["path"]
-            assert sa["similarity"] == pytest.approx(sb["similarity"])
-            assert sa["source_coverage"] == pytest.approx(sb["source_coverage"])
-            found += len(sa["passages"])
-        assert a["similarity"] == pytest.approx(b["similarity"]), a["path"]
-    assert found > 0, "the suspects copy the corpus"
+    assert_same_passages_as_check(run_dir, db, suspects)
     manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
     assert manifest["stats"]["hits"] > 0 and manifest["stats"]["doc_pairs"] > 0
     # The HTML reports come out of the run too.
@@ -259,6 +209,26 @@ def test_corpus_keys_written_once_spare_the_corpus_a_shuffle_and_stay_exact(spar
     assert as_set(with_keys) == brute(corpus, suspects)
     assert _exchanges(with_keys) < _exchanges(job.hamming_join(left, right)), "the corpus side is not shuffled"
     assert as_set(job.hamming_join(left, None, left_keyed=keys), unordered=True) == brute(corpus, None)
+
+
+def test_the_keys_workflow_across_two_sessions_gives_the_passages_of_check(small_corpus, tmp_path):
+    """`job.py keys` in one Spark session, `job.py check` in another (each its own
+    process, as a user runs them): the second declares the keys table again over its files."""
+    tmp, db, suspects = small_corpus
+    corpus = tmp_path / "export"
+    shutil.copytree(tmp / "export", corpus)
+    env = {**os.environ, "PYTHONPATH": str(REPO / "spark")}
+
+    def job_py(*args):
+        cmd = [sys.executable, "-m", "zhiwen_spark.job", *args, "--master", "local[2]", "--partitions", "4"]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, f"{' '.join(args)} exited {p.returncode}:\n{p.stderr[-4000:]}"
+        return p.stdout.strip().splitlines()[-1]
+
+    assert job_py("keys", "--corpus", str(corpus), "--buckets", "4") == f"file:{corpus}/keys"
+    run_dir = job_py("check", "--corpus", str(corpus), "--suspects", str(tmp / "suspects"), "--out", str(tmp_path / "runs"))
+    assert json.loads((Path(run_dir) / "manifest.json").read_text())["corpus_keys"], "the check read the keys"
+    assert_same_passages_as_check(run_dir, db, suspects)
 
 
 def test_a_corpus_joined_with_itself_reports_the_documents_that_share_text(spark, tmp_path):

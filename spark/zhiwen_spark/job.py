@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -231,8 +230,12 @@ def corpus_keys(spark: SparkSession, corpus: str) -> KeyedCorpus | None:
     layout = json.loads(read_text(spark, info))
     name = _keys_table(corpus)
     if not spark.catalog.tableExists(name):
+        # A new session's catalog has forgotten the table: declare it again over its files.
+        # Spark accepts a bucketing spec only with the schema spelled out
+        # (SPECIFY_BUCKETING_IS_NOT_ALLOWED otherwise); the files' own schema is it.
+        columns = ", ".join(f"`{f.name}` {f.dataType.simpleString()}" for f in spark.read.parquet(path).schema.fields)
         spark.sql(
-            f"CREATE TABLE {name} USING parquet CLUSTERED BY (t, bucket) SORTED BY (t, bucket) "
+            f"CREATE TABLE {name} ({columns}) USING parquet CLUSTERED BY (t, bucket) SORTED BY (t, bucket) "
             f"INTO {int(layout['buckets'])} BUCKETS LOCATION '{path}'"
         )
     return KeyedCorpus(spark.table(name), int(layout["shift"]))
@@ -369,6 +372,7 @@ def run(
     run_id: str | None = None,
     options: dict | None = None,
     measure: bool = True,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> str:
     """Runs the job; returns the run folder."""
     started = time.monotonic()
@@ -392,7 +396,7 @@ def run(
     corpus_keyed = corpus_keys(spark, corpus)
     if mode == "check":
         suspect_windows = spark.read.parquet(suspects + "/windows")
-        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed)
+        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         hits = pairs.select(
             F.col("right_doc").alias("suspect_id"),
             F.col("right_ordinal").alias("suspect_ordinal"),
@@ -402,7 +406,7 @@ def run(
         )
         suspect_texts = spark.read.parquet(suspects + "/texts")
     else:
-        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed)
+        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         # Windows of one document repeating themselves are not copies; the lower id is
         # the suspect of each pair of documents.
         lower_left = F.col("left_doc") < F.col("right_doc")
@@ -461,23 +465,27 @@ def run(
         "max_distance": max_distance,
         "check_options": options or None,
         "hot_rows": hot_rows,
+        "batch_rows": batch_rows,
+        "corpus_keys": corpus_keyed is not None,
         "stats": {**(stats or {}), "seconds": round(time.monotonic() - started, 3)},
     }
     write_text(spark, run_dir + "/manifest.json", json.dumps(manifest, indent=2))
     return _local(run_dir)
 
 
-def session(master: str | None = None) -> SparkSession:
+def session(master: str | None = None, partitions: int | None = None) -> SparkSession:
+    """The session spark-submit (or ``python -m``) gives, as the cluster configured it:
+    the UI and every setting are left alone; ``partitions`` (``--partitions``) sets
+    ``spark.sql.shuffle.partitions`` for this job only."""
     builder = SparkSession.builder.appName("zhiwen")
     # Without a master (python -m …) PySpark runs locally on every core; spark-submit
     # passes the cluster's.
     if master:
         builder = builder.master(master)
-    return (
-        builder.config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", os.environ.get("ZHIWEN_SHUFFLE_PARTITIONS", "8"))
-        .getOrCreate()
-    )
+    spark = builder.getOrCreate()
+    if partitions:
+        spark.conf.set("spark.sql.shuffle.partitions", str(int(partitions)))
+    return spark
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -491,19 +499,41 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--corpus", required=True, help="folder written by `zhiwen export --parquet`")
     p.add_argument("--suspects", help="folder written by `zhiwen fingerprint --parquet` (check mode)")
     p.add_argument("--out", help="folder that receives runs/<id> (check and self modes)")
-    p.add_argument("--hot-rows", type=int, default=DEFAULT_HOT_ROWS, help="split groups larger than this")
+    p.add_argument(
+        "--hot-rows", type=int, default=DEFAULT_HOT_ROWS, help=f"split groups larger than this (default {DEFAULT_HOT_ROWS:,})"
+    )
+    p.add_argument(
+        "--batch-rows",
+        type=int,
+        default=DEFAULT_BATCH_ROWS,
+        help=f"rows per kernel call: whole groups are batched up to about this many (default {DEFAULT_BATCH_ROWS:,}; "
+        "the number of groups per batch follows from the input's size)",
+    )
+    p.add_argument(
+        "--partitions",
+        type=int,
+        help="spark.sql.shuffle.partitions for this job (default: the cluster's setting, adaptive execution coalescing)",
+    )
     p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
     p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
     p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
     args = p.parse_args(argv)
-    spark = session(args.master)
+    spark = session(args.master, args.partitions)
     if args.mode == "keys":
-        print(write_corpus_keys(spark, args.corpus, args.buckets))
+        print(write_corpus_keys(spark, args.corpus, args.buckets, args.batch_rows))
         return
     if not args.out:
         p.error("--out is required")
     run_dir = run(
-        spark, args.mode, args.corpus, args.suspects, args.out, args.hot_rows, args.run_id, measure=not args.no_stats
+        spark,
+        args.mode,
+        args.corpus,
+        args.suspects,
+        args.out,
+        args.hot_rows,
+        args.run_id,
+        measure=not args.no_stats,
+        batch_rows=args.batch_rows,
     )
     print(run_dir)
 
