@@ -22,9 +22,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pyspark.sql import SparkSession
 
-# The job's package sits beside this script; run from the repository root (or anywhere),
-# Python looks for it only in the current folder's path.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The job's package sits beside this script. Run from the repository root (or anywhere),
+# neither this process nor Spark's Python workers (started with this process's environment)
+# would find it in the current folder.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in [HERE, os.environ.get("PYTHONPATH")] if p)
 from zhiwen_spark import job  # noqa: E402
 
 

@@ -243,6 +243,36 @@ def test_a_corpus_joined_with_itself_reports_the_documents_that_share_text(spark
     assert len(copying) == 1 and copying[0]["sources"], [s["path"] for s in copying]
     names = {Path(copying[0]["path"]).name, Path(copying[0]["sources"][0]["path"]).name}
     assert names == {"xiyouji_000.txt", "ads_xiyouji_000.txt"}
-    # The lower id (the original) is the suspect: nearly all of it is in the copy.
+    # The original is the suspect (the better direction; also the lower id): nearly all of it is in the copy.
     assert Path(copying[0]["path"]).name == "xiyouji_000.txt"
     assert copying[0]["similarity"] > 0.9
+
+
+def test_a_self_join_gives_the_pairs_of_check_among_whichever_side_has_the_higher_id(spark, tmp_path):
+    """The fixture's copies imported before their originals (so a copy has the lower id):
+    each pair comes out once, in the direction `check --among` reports it (the better
+    match), with its similarity and passages."""
+    suspects = sorted(
+        p for p in (FIXTURES / "suspects").iterdir() if p.suffix == ".txt" and p.name not in ("binary.txt", "empty.txt")
+    )
+    files = [str(p) for p in [*suspects, *sorted((FIXTURES / "corpus").glob("*.txt"))]]
+    db = str(tmp_path / "store.sqlite")
+    run_cli("--db", db, "import", "--quiet", *files)
+    run_cli("--db", db, "export", "--parquet", str(tmp_path / "export"))
+    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self")
+    report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
+    got = {
+        (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])
+        for r in report["suspects"]
+        for s in r["sources"]
+    }
+    among = json.loads(run_cli("--db", str(tmp_path / "empty.sqlite"), "check", "--among", "--json", *files).stdout)
+    want = {(Path(p["a"]).name, Path(p["b"]).name): (p["similarity"], p["passages"]) for p in among["pairs"]}
+    assert len(want) >= 4
+    assert got.keys() == want.keys()
+    for pair, (similarity, passages) in want.items():
+        assert got[pair][0] == pytest.approx(similarity), pair
+        assert got[pair][1] == passages, pair
+    ids = {Path(f).name: i for i, f in enumerate(files)}
+    assert any(ids[a] > ids[b] for a, b in want), "a pair whose suspect has the higher id"
+    assert not (Path(run_dir) / "_directed").exists()

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, LongType, StructField, StructType
 
@@ -90,6 +91,11 @@ def write_text(spark: SparkSession, path: str, text: str) -> None:
         stream.write(bytearray(text.encode("utf-8")))
     finally:
         stream.close()
+
+
+def delete(spark: SparkSession, path: str) -> None:
+    fs, p = _filesystem(spark, path)
+    fs.delete(p, True)
 
 
 def _local(uri: str) -> str:
@@ -407,16 +413,24 @@ def run(
         suspect_texts = spark.read.parquet(suspects + "/texts")
     else:
         pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
-        # Windows of one document repeating themselves are not copies; the lower id is
-        # the suspect of each pair of documents.
-        lower_left = F.col("left_doc") < F.col("right_doc")
-        pick = lambda left, right: F.when(lower_left, F.col(left)).otherwise(F.col(right))  # noqa: E731
-        hits = pairs.where(F.col("left_doc") != F.col("right_doc")).select(
-            pick("left_doc", "right_doc").alias("suspect_id"),
-            pick("left_ordinal", "right_ordinal").alias("suspect_ordinal"),
-            pick("right_doc", "left_doc").alias("source_id"),
-            pick("right_ordinal", "left_ordinal").alias("source_ordinal"),
+        # Windows of one document repeating themselves are not copies. Each pair of documents
+        # is matched both ways (either may be the better suspect, as in `check --among`);
+        # the better direction is kept below.
+        cross = pairs.where(F.col("left_doc") != F.col("right_doc"))
+        hits = cross.select(
+            F.col("left_doc").alias("suspect_id"),
+            F.col("left_ordinal").alias("suspect_ordinal"),
+            F.col("right_doc").alias("source_id"),
+            F.col("right_ordinal").alias("source_ordinal"),
             "distance",
+        ).unionAll(
+            cross.select(
+                F.col("right_doc").alias("suspect_id"),
+                F.col("right_ordinal").alias("suspect_ordinal"),
+                F.col("left_doc").alias("source_id"),
+                F.col("left_ordinal").alias("source_ordinal"),
+                "distance",
+            )
         )
         suspect_texts = spark.read.parquet(corpus + "/texts")
     hits_dir = run_dir + "/hits"
@@ -438,7 +452,27 @@ def run(
         .cogroup(pair_texts.groupBy("suspect_id", "source_id"))
         .applyInArrow(_passages_kernel(params_json, options_json), PASSAGE_SCHEMA)
     )
+    if mode == "self":
+        # Both directions of every pair of documents were matched; keep the one `check
+        # --among` keeps: the higher similarity, the lower id as suspect on a tie. A pair
+        # whose passages pass the evidence thresholds in one direction only is kept in it.
+        directed = run_dir + "/_directed"
+        passages.write.mode("error").parquet(directed)
+        passages = spark.read.parquet(directed)
+        pair = Window.partitionBy(
+            F.least("suspect_id", "source_id"), F.greatest("suspect_id", "source_id")
+        ).orderBy(F.col("similarity").desc(), F.col("suspect_id").asc())
+        chosen = (
+            passages.groupBy("suspect_id", "source_id")
+            .agg(F.first("similarity").alias("similarity"))
+            .withColumn("rank", F.row_number().over(pair))
+            .where(F.col("rank") == 1)
+            .select("suspect_id", "source_id")
+        )
+        passages = passages.join(chosen, ["suspect_id", "source_id"], "left_semi")
     passages.write.mode("error").parquet(run_dir + "/passages")
+    if mode == "self":
+        delete(spark, directed)
     passages = spark.read.parquet(run_dir + "/passages")
     doc_pairs = (
         passages.groupBy("suspect_id", "source_id")

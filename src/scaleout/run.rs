@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 pub enum RunMode {
     /// New suspects against a stored corpus.
     Check,
-    /// A corpus against itself: each pair of documents that share text, the lower id as
-    /// the suspect.
+    /// A corpus against itself: each pair of documents that share text once, its suspect
+    /// the side with the better match (the lower id on a tie), as `check --among` reports it.
     #[serde(rename = "self")]
     SelfJoin,
 }
