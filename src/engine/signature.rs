@@ -1,12 +1,15 @@
 //! Whole-document signatures, for finding near-duplicate documents (`engine/cluster.rs`).
 //! Computed at import and kept in the store, so clustering never reads the texts again.
 //!
-//! - **Shingles** ([`shingles`]): every run of [`SHINGLE`] characters of the text with white
-//!   space removed (ASCII letters lower-cased), each hashed to 32 bits (xxh3), sorted and
-//!   unique: the exact Jaccard of two documents is a merge of two sorted lists. Characters,
-//!   not words, so Chinese needs no segmentation and the measure is the usual character
-//!   5-shingle Jaccard. Not stored (4 bytes a character would double the store): clustering
-//!   makes them from the texts of the candidate pairs only.
+//! - **Shingles** ([`shingles`]): every run of [`SHINGLE`] characters of the document's
+//!   [`body`] with everything but letters and digits removed (white space, punctuation,
+//!   symbols; ASCII letters lower-cased), each hashed to 32 bits (xxh3), sorted and unique:
+//!   the exact Jaccard of two documents is a merge of two sorted lists. Characters, not
+//!   words, so Chinese needs no segmentation and the measure is the usual character
+//!   5-shingle Jaccard. The body leaves the title line out: a repost under a new headline
+//!   is the same text, and a wire story's punctuation edits do not make it another. Not
+//!   stored (4 bytes a character would double the store): clustering makes them from the
+//!   texts of the candidate pairs only.
 //! - **MinHash** ([`MINHASH_PERMS`] values, one-permutation hashing: see [`minhash`]); two
 //!   documents agree on each value with probability equal to their Jaccard (Broder 1997).
 //!   LSH bands of these values are Broder's super-shingles.
@@ -51,10 +54,24 @@ pub fn shingles(text: &str) -> Vec<u32> {
     shingles
 }
 
-/// 64-bit hashes of every shingle of `text`, in order.
+/// What near-duplicates are judged on: the text after its first non-empty line (the title
+/// or headline, as [`crate::engine::decode::title_of`] takes it), or the whole text when
+/// that line is all it has.
+pub fn body(text: &str) -> &str {
+    let mut rest = text;
+    while let Some((line, after)) = rest.split_once('\n') {
+        if line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() {
+            rest = after;
+            continue;
+        }
+        return if after.trim().is_empty() { text } else { after };
+    }
+    text
+}
+
+/// 64-bit hashes of every shingle of `text`'s body, in order.
 fn shingle_hashes(text: &str) -> Vec<u64> {
-    let chars: Vec<char> =
-        text.chars().filter(|c| !c.is_whitespace() && !c.is_control()).map(|c| c.to_ascii_lowercase()).collect();
+    let chars: Vec<char> = body(text).chars().filter(|c| c.is_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
     let mut buf = [0u8; SHINGLE * 4];
     chars
         .windows(SHINGLE)
@@ -160,9 +177,28 @@ mod tests {
         assert!(exact > 0.5 && exact < 0.9, "{exact}");
         assert!((agree - exact).abs() < 0.15, "minhash {agree} vs exact {exact}");
         assert_eq!(jaccard(&shingles(a), &shingles(a)), 1.0);
-        // White space and letter case do not matter; a text shorter than a shingle has none.
-        assert_eq!(shingles("Hello World 你好"), shingles("hello\n world你 好"));
+        // White space, punctuation and letter case do not matter; a text shorter than a
+        // shingle has none.
+        assert_eq!(shingles("Hello World, 你好!"), shingles("hello world你 好。"));
         assert!(signature("短").minhash.is_empty());
+    }
+
+    #[test]
+    fn the_title_line_does_not_decide_a_near_duplicate() {
+        let chapter = include_str!("../../tests/fixtures/corpus/xiyouji_000.txt");
+        let (title, rest) = chapter.trim_start().split_once('\n').unwrap();
+        assert!(!title.trim().is_empty() && rest.chars().count() > 1000);
+        // A repost under another headline, its punctuation changed: the same text.
+        let repost = format!("\n震惊！原来西游记第一回竟然是这样写的\n{}", rest.replace('，', ",").replace('。', "."));
+        assert_eq!(jaccard(&shingles(chapter), &shingles(&repost)), 1.0);
+        assert_eq!(signature(chapter).minhash, signature(&repost).minhash);
+        // The same headline over another text is another document.
+        let other = include_str!("../../tests/fixtures/corpus/sanguoyanyi_001.txt");
+        let (_, other_rest) = other.trim_start().split_once('\n').unwrap();
+        assert!(jaccard(&shingles(chapter), &shingles(&format!("{title}\n{other_rest}"))) < 0.1);
+        // A text of one line is its own body.
+        assert_eq!(body("  \n只有一行的文字\n\n"), "  \n只有一行的文字\n\n");
+        assert_eq!(body("标题\n正文"), "正文");
     }
 
     #[test]

@@ -184,6 +184,9 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         summary     TEXT NOT NULL            -- JSON: the run's report
     );",
     ),
+    // 8 → 9: signatures are made of the body (the title line left out, letters and digits
+    // only: engine/signature.rs); the old ones are dropped and remade on the next clustering.
+    Migration::Sql("DELETE FROM doc_signatures;"),
 ];
 
 /// The v7 works tables, and the documents already stored grouped into works.
