@@ -361,6 +361,85 @@ def _passage_arrow_schema() -> pa.Schema:
     return pa.schema(fields)
 
 
+WINDOWS_SCHEMA = "doc_id long, ordinal int, fingerprint long, char_start long, char_end long"
+
+
+def stored_windows(texts: DataFrame, params_json: str = "") -> DataFrame:
+    """The stored windows of ``texts`` (columns ``id``, ``text``) as ``zhiwen import``
+    makes them, by the same Rust code (tokenizer, anchors, simhash), on the executors:
+    the columns of an export's ``windows/``. ``params_json``: the fingerprint parameters
+    (empty: a new store's defaults)."""
+
+    def windows(batches):
+        for batch in batches:
+            table = pa.Table.from_batches([batch]).select(["id", "text"])
+            yield from kernel.stored_windows(table, params_json).to_batches()
+
+    return texts.select("id", "text").mapInArrow(windows, WINDOWS_SCHEMA)
+
+
+def read_raw_texts(spark: SparkSession, path: str) -> DataFrame:
+    """Raw texts as (id, path, title, text): Parquet with ``id``, ``text`` and optionally
+    ``title`` and ``path`` (a folder or file whose name ends in .parquet, or any folder of
+    Parquet files), or UTF-8 text files (a folder, a file, a glob), numbered 1.. in path
+    order, titled by their first non-empty line as ``zhiwen import`` titles them."""
+    first_line = F.regexp_extract("text", r"^[\s\x{feff}]*([^\n]*?)\s*(\n|$)", 1)
+    if path.rstrip("/").endswith(".parquet") or _holds_parquet(spark, path):
+        df = spark.read.parquet(path)
+        columns = set(df.columns)
+        if not {"id", "text"} <= columns:
+            raise ValueError(f"{path}: Parquet input needs columns id and text (it has {sorted(columns)})")
+        title = F.col("title") if "title" in columns else first_line
+        doc_path = F.col("path") if "path" in columns else F.concat(F.lit(path.rstrip("/") + "#"), F.col("id").cast("string"))
+        return df.select(F.col("id").cast("long").alias("id"), doc_path.alias("path"), title.alias("title"), "text")
+    files = spark.read.text(path, wholetext=True).select(F.input_file_name().alias("path"), F.col("value").alias("text"))
+    numbered = files.withColumn("id", F.row_number().over(Window.orderBy("path")).cast("long"))
+    return numbered.select("id", "path", first_line.alias("title"), "text")
+
+
+def _holds_parquet(spark: SparkSession, path: str) -> bool:
+    if any(c in path for c in "*?[{"):
+        return False
+    fs, p = _filesystem(spark, path)
+    if not fs.exists(p) or not fs.getFileStatus(p).isDirectory():
+        return False
+    return any(str(s.getPath().getName()).endswith(".parquet") for s in fs.listStatus(p))
+
+
+def fingerprint_corpus(spark: SparkSession, texts: str, out: str, params_json: str = "") -> str:
+    """Writes an export folder (``documents/``, ``texts/``, ``windows/``, ``manifest.json``,
+    the layout of ``zhiwen export --parquet``) from raw texts, fingerprinted on the cluster."""
+    params_json = params_json or kernel.default_params()
+    out = qualified(spark, out).rstrip("/")
+    docs = read_raw_texts(spark, qualified(spark, texts))
+    docs.select("id", "text").write.mode("error").parquet(out + "/texts")
+    texts_df = spark.read.parquet(out + "/texts")
+    stored_windows(texts_df, params_json).write.mode("error").parquet(out + "/windows")
+    (
+        docs.select(
+            "id",
+            "path",
+            F.substring("title", 1, 200).alias("title"),
+            F.length("text").cast("long").alias("chars"),
+            F.sha2("text", 256).alias("text_sha256"),
+            F.lit("").alias("work"),
+        ).write.mode("error").parquet(out + "/documents")
+    )
+    manifest = {
+        "format": "zhiwen-parquet",
+        "schema_version": 1,
+        "kind": "corpus",
+        "zhiwen_version": "spark",
+        "fingerprint_params": json.loads(params_json),
+        "max_distance": MAX_DISTANCE,
+        "documents": spark.read.parquet(out + "/documents").count(),
+        "windows": spark.read.parquet(out + "/windows").count(),
+        "failed": [],
+    }
+    write_text(spark, out + "/manifest.json", json.dumps(manifest, indent=2))
+    return _local(out)
+
+
 def read_manifest(spark: SparkSession, path: str) -> dict:
     manifest = json.loads(read_text(spark, path.rstrip("/") + "/manifest.json"))
     if manifest.get("format") != "zhiwen-parquet":
@@ -526,9 +605,12 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="zhiwen_spark.job", description=__doc__.split("\n\n")[0])
     p.add_argument(
         "mode",
-        choices=["check", "self", "keys"],
-        help="suspects against the corpus, the corpus against itself, or write the corpus's keys once (bucketed)",
+        choices=["check", "self", "keys", "fingerprint"],
+        help="suspects against the corpus, the corpus against itself, write the corpus's keys once (bucketed), "
+        "or fingerprint raw texts (--texts) into an export folder (--corpus)",
     )
+    p.add_argument("--texts", help="raw texts (fingerprint mode): Parquet of id, title, text, or UTF-8 text files")
+    p.add_argument("--params", default="", help="fingerprint parameters as JSON (fingerprint mode; default: a new store's)")
     p.add_argument("--buckets", type=int, default=DEFAULT_BUCKETS, help="buckets of the keys table (keys mode)")
     p.add_argument("--corpus", required=True, help="folder written by `zhiwen export --parquet`")
     p.add_argument("--suspects", help="folder written by `zhiwen fingerprint --parquet` (check mode)")
@@ -555,6 +637,11 @@ def main(argv: list[str] | None = None) -> None:
     spark = session(args.master, args.partitions)
     if args.mode == "keys":
         print(write_corpus_keys(spark, args.corpus, args.buckets, args.batch_rows))
+        return
+    if args.mode == "fingerprint":
+        if not args.texts:
+            p.error("fingerprint needs --texts")
+        print(fingerprint_corpus(spark, args.texts, args.corpus, args.params))
         return
     if not args.out:
         p.error("--out is required")

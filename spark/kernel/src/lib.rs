@@ -1,6 +1,8 @@
 //! Zhiwen's kernels for the Spark job, Arrow in and Arrow out. Each is a thin adapter:
 //! the join is `zhiwen::engine::index::group_join`, the passages are
-//! `zhiwen::engine::check::match_pair`, the same code a single-machine check runs.
+//! `zhiwen::engine::check::match_pair`, the windows of raw texts are
+//! `zhiwen::engine::simhash::stored_windows` of `normalize::tokenize`, the same code a
+//! single-machine import and check run.
 //! The GIL is released while they compute, so Spark's Python workers run them in parallel.
 
 use arrow::pyarrow::{PyArrowType, Table};
@@ -203,8 +205,60 @@ fn match_passages(
     ])
 }
 
+/// The stored windows of each text, as `zhiwen import` makes them: `texts` has columns
+/// `id` and `text`; `params` is the fingerprint parameters as JSON (empty: the defaults a
+/// new store gets). Returns `doc_id`, `ordinal` (int32), `fingerprint` (the u64 bit-cast to
+/// i64), `char_start`, `char_end`: the columns of an export's `windows/`.
+#[pyfunction]
+#[pyo3(signature = (texts, params=""))]
+fn stored_windows(py: Python<'_>, texts: PyArrowType<Table>, params: &str) -> PyResult<PyArrowType<Table>> {
+    let params: FingerprintParams =
+        if params.is_empty() { FingerprintParams::default() } else { serde_json::from_str(params).map_err(bad)? };
+    let ids = ints(&texts.0, "id")?;
+    let mut strings: Vec<String> = Vec::with_capacity(ids.len());
+    for batch in texts.0.record_batches() {
+        let column = batch.column_by_name("text").ok_or_else(|| bad("no column text"))?;
+        match column.data_type() {
+            DataType::Utf8 => strings.extend(column.as_string::<i32>().iter().map(|t| t.unwrap_or("").to_string())),
+            DataType::LargeUtf8 => {
+                strings.extend(column.as_string::<i64>().iter().map(|t| t.unwrap_or("").to_string()))
+            }
+            other => return Err(bad(format!("column text is {other}, not a string"))),
+        }
+    }
+    let (mut doc, mut ordinal, mut fingerprint, mut start, mut end) = (vec![], vec![], vec![], vec![], vec![]);
+    py.detach(|| {
+        for (id, text) in ids.iter().zip(&strings) {
+            let tokens = zhiwen::engine::normalize::tokenize(text);
+            for w in zhiwen::engine::simhash::stored_windows(&tokens, &params) {
+                doc.push(*id);
+                ordinal.push(w.ordinal as i32);
+                fingerprint.push(w.fingerprint as i64);
+                start.push(w.char_start as i64);
+                end.push(w.char_end as i64);
+            }
+        }
+    });
+    table(vec![
+        ("doc_id", Arc::new(Int64Array::from(doc))),
+        ("ordinal", Arc::new(Int32Array::from(ordinal))),
+        ("fingerprint", Arc::new(Int64Array::from(fingerprint))),
+        ("char_start", Arc::new(Int64Array::from(start))),
+        ("char_end", Arc::new(Int64Array::from(end))),
+    ])
+}
+
+/// The fingerprint parameters a new store gets, as JSON (an export manifest's
+/// `fingerprint_params`).
+#[pyfunction]
+fn default_params() -> PyResult<String> {
+    serde_json::to_string(&FingerprintParams::default()).map_err(bad)
+}
+
 #[pymodule]
 fn zhiwen_kernel(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(stored_windows, m)?)?;
+    m.add_function(wrap_pyfunction!(default_params, m)?)?;
     m.add_function(wrap_pyfunction!(join_group, m)?)?;
     m.add_function(wrap_pyfunction!(join_groups, m)?)?;
     m.add_function(wrap_pyfunction!(sub_keys, m)?)?;
