@@ -579,3 +579,315 @@ fn a_page_named_for_evidence_is_captured_as_a_browser_would_when_asked() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("watches obey robots.txt"));
 }
+
+/// Chromium for the rendered-capture tests: `None` (the reason printed) where it is not
+/// installed (.ci/run installs the Debian package `chromium`).
+fn chromium() -> Option<std::path::PathBuf> {
+    match zhiwen::engine::web::render::find_chromium(None) {
+        Ok(path) => Some(path),
+        Err(reason) => {
+            eprintln!("skipped the rendered-capture test: {reason}");
+            None
+        }
+    }
+}
+
+/// The latest rendered screenshot of a package, its page's WARC and the rendered files' stem.
+fn rendered_names(files: &std::collections::BTreeMap<String, Vec<u8>>) -> (String, String, String) {
+    let shot = files.keys().filter(|k| k.starts_with("rendered/") && k.ends_with(".png")).last().expect("a screenshot");
+    let stem = shot.trim_end_matches(".png").to_string();
+    let warc = format!("archive/{}.warc.gz", stem.trim_start_matches("rendered/"));
+    (shot.clone(), warc, stem)
+}
+
+/// `check --json --render` (or without `--render`) on `urls`, with the stderr.
+fn check_rendered(dir: &Path, urls: &[&str], render: bool) -> (serde_json::Value, String) {
+    let mut cmd = zhiwen(dir);
+    cmd.args(["check", "--json", "--proxy", "none", "--delay", "0.05", "--timeout", "20"]);
+    if render {
+        cmd.arg("--render");
+    }
+    let out = cmd.args(urls).timeout(Duration::from_secs(180)).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("bad JSON ({e}): {stderr}"));
+    (json, stderr)
+}
+
+/// A chapter whose text a script inserts: the plain fetch sees an empty page, the rendered
+/// capture sees the chapter. The package holds the screenshot (a PNG of the page's size),
+/// the DOM after scripts and the visible text, each covered by the hashes.
+#[test]
+fn a_chapter_inserted_by_javascript_is_found_with_the_rendered_capture() {
+    let Some(_) = chromium() else { return };
+    let dir = imported();
+    let text = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    let paragraphs: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let page = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>第一回</title>\
+         <style>body {{ font-family: sans-serif; width: 700px; margin: 20px; }}</style></head>\
+         <body><h1>第一回</h1><div id=\"chapter\">正在加载……</div><script>\
+         const paragraphs = {};\n\
+         document.getElementById('chapter').innerHTML = '';\n\
+         for (const p of paragraphs) {{ const e = document.createElement('p'); e.textContent = p; \
+         document.getElementById('chapter').appendChild(e); }}\n\
+         </script></body></html>",
+        serde_json::to_string(&paragraphs).unwrap()
+    );
+    let site = RawSite::serve(vec![(
+        "/js/1.html".into(),
+        response("200 OK", &[("Content-Type", "text/html; charset=utf-8")], page.as_bytes()),
+    )]);
+    let url = format!("{}/js/1.html", site.base);
+
+    let (plain, _) = check_rendered(dir.path(), &[&url], false);
+    let plain_similarity = plain["suspects"][0]["similarity"].as_f64().unwrap_or(0.0);
+    assert!(plain_similarity < 0.1, "the plain fetch sees no chapter: {plain}");
+
+    let (json, stderr) = check_rendered(dir.path(), &[&url], true);
+    let suspect = &json["suspects"][0];
+    assert!(suspect["sources"][0]["path"].as_str().unwrap_or("").ends_with("xiyouji_000.txt"), "{json} {stderr}");
+    let similarity = suspect["similarity"].as_f64().unwrap();
+    assert!(similarity >= 0.9, "rendered similarity {similarity}");
+    eprintln!("script-inserted chapter: similarity {plain_similarity:.2} plain, {similarity:.2} rendered");
+    let id = suspect["finding_id"].as_i64().unwrap().to_string();
+
+    let package = dir.path().join("rendered.wacz");
+    zhiwen(dir.path()).args(["evidence", &id, "--out"]).arg(&package).assert().success();
+    let files = unzip(&package);
+    let (shot, warc_name, stem) = rendered_names(&files);
+    // The rendered files, and the same bytes as resource records in the page's WARC.
+    let png = &files[&shot];
+    let (width, height) = zhiwen::engine::web::render::png_size(png).expect("a PNG");
+    assert!(width >= 700 && height > 900, "a full page, not the window: {width}x{height}");
+    let records = zhiwen::engine::web::warc::read(&files[&warc_name]).unwrap();
+    let resource = |prefix: &str| {
+        records
+            .iter()
+            .find(|r| r.header("WARC-Target-URI") == Some(format!("{prefix}{url}").as_str()))
+            .unwrap_or_else(|| panic!("no {prefix} record"))
+    };
+    assert_eq!(&resource("urn:view:").block, png);
+    let about: serde_json::Value = serde_json::from_slice(
+        &records
+            .iter()
+            .find(|r| {
+                r.header("WARC-Type") == Some("metadata")
+                    && r.header("WARC-Refers-To")
+                        .is_some_and(|id| Some(id) == resource("urn:view:").header("WARC-Record-ID"))
+            })
+            .unwrap()
+            .block,
+    )
+    .unwrap();
+    assert_eq!(
+        (about["screenshot"]["width"].as_u64(), about["screenshot"]["height"].as_u64()),
+        (Some(width as u64), Some(height as u64))
+    );
+    let dom = String::from_utf8(files[&format!("{stem}.dom.html")].clone()).unwrap();
+    assert!(
+        dom.contains("<p>　　诗曰：　　混沌未分天地乱，茫茫渺渺无人见。</p>") && !dom.contains("正在加载"),
+        "the DOM after scripts"
+    );
+    assert_eq!(resource("urn:dom:").block, dom.as_bytes());
+    let visible = String::from_utf8(files[&format!("{stem}.visible.txt")].clone()).unwrap();
+    assert!(visible.contains("混沌未分天地乱，茫茫渺渺无人见。") && !visible.contains("const paragraphs"), "{visible}");
+    let datapackage: serde_json::Value = serde_json::from_slice(&files["datapackage.json"]).unwrap();
+    assert!(
+        datapackage["resources"].as_array().unwrap().iter().any(|r| r["path"] == shot.as_str()
+            && r["hash"] == format!("sha256:{}", zhiwen::engine::store::findings::sha256(png))),
+        "the screenshot is listed with its hash"
+    );
+    std::fs::write(dir.path().join("screenshot.png"), png).unwrap();
+    if let Ok(keep) = std::env::var("ZHIWEN_KEEP_SCREENSHOT") {
+        std::fs::write(keep, png).unwrap();
+    }
+
+    let (code, said) = verify(dir.path(), &package);
+    assert_eq!(code, 0, "{said}");
+    if python_has("warcio") {
+        let warc_path = dir.path().join("rendered.warc.gz");
+        std::fs::write(&warc_path, &files[&warc_name]).unwrap();
+        let (ok, out) = run(std::process::Command::new("python3").args(WARCIO).args(["check", "-v"]).arg(&warc_path));
+        assert!(ok && !out.contains("digest failed"), "warcio check: {out}");
+    }
+    if python_has("wacz") {
+        let (ok, out) = run(std::process::Command::new("python3").args(["-m", "wacz", "validate", "-f"]).arg(&package));
+        assert!(ok && out.contains("Validation succeeded"), "wacz validate: {out}");
+    }
+    // A byte of the screenshot changed, the zip made anew around it: the hashes name it.
+    let mut changed = files.clone();
+    let bytes = changed.get_mut(&shot).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    let path = dir.path().join("changed.wacz");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    for (n, b) in &changed {
+        zip.start_file(n.as_str(), zip::write::SimpleFileOptions::default()).unwrap();
+        zip.write_all(b).unwrap();
+    }
+    zip.finish().unwrap();
+    let (code, said) = verify(dir.path(), &path);
+    assert_eq!(code, 1, "{said}");
+    assert!(said.lines().any(|l| l.starts_with("FAILS: ") && l.contains(&shot)), "{said}");
+}
+
+/// A chapter salted with junk every 15-20 characters, hidden by rules the plain fetch can
+/// resolve (a `<style>` class) and by rules it cannot (an external stylesheet: display:none,
+/// off-screen, a zero-size clipping box): found at ≥ 0.9 with the rendered capture, whose
+/// visible text holds none of the junk.
+#[test]
+fn a_page_salted_with_junk_hidden_by_an_external_stylesheet_is_found_with_the_rendered_capture() {
+    let Some(_) = chromium() else { return };
+    let dir = imported();
+    let text = read_text(&corpus_dir().join("hongloumeng_000.txt"));
+    let junk = "天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏";
+    let mut body = String::new();
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut hidden = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        body += "<p>";
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let n = rng.usize(15..=20).min(chars.len() - i);
+            body.extend(&chars[i..i + n]);
+            i += n;
+            let bit: String = junk.chars().skip(rng.usize(0..20)).take(4).collect();
+            let class = ["jx", "ex", "off", "clip"][rng.usize(0..4)];
+            body += &format!("<span class=\"{class}\">{bit}</span>");
+            hidden.push(bit);
+        }
+        body += "</p>\n";
+    }
+    let page = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>.jx{{display:none}}</style>\
+         <link rel=\"stylesheet\" href=\"/css/site.css\"></head><body>{body}</body></html>"
+    );
+    let css = ".ex { display: none }\n.off { position: absolute; left: -9999px }\n\
+               .clip { display: inline-block; width: 0; height: 0; overflow: hidden }\n";
+    let site = RawSite::serve(vec![
+        ("/salted2.html".into(), response("200 OK", &[("Content-Type", "text/html; charset=utf-8")], page.as_bytes())),
+        ("/css/site.css".into(), response("200 OK", &[("Content-Type", "text/css")], css.as_bytes())),
+    ]);
+    let url = format!("{}/salted2.html", site.base);
+    let (plain, _) = check_rendered(dir.path(), &[&url], false);
+    let plain_similarity = plain["suspects"][0]["similarity"].as_f64().unwrap_or(0.0);
+    let (json, stderr) = check_rendered(dir.path(), &[&url], true);
+    let suspect = &json["suspects"][0];
+    assert!(suspect["sources"][0]["path"].as_str().unwrap_or("").ends_with("hongloumeng_000.txt"), "{json} {stderr}");
+    let similarity = suspect["similarity"].as_f64().unwrap();
+    eprintln!(
+        "junk hidden by an external stylesheet: similarity {plain_similarity:.2} plain, {similarity:.2} rendered"
+    );
+    assert!(similarity >= 0.9, "rendered similarity {similarity}");
+    assert!(similarity > plain_similarity, "rendering sees what the plain fetch cannot: {plain_similarity}");
+
+    let id = suspect["finding_id"].as_i64().unwrap().to_string();
+    let package = dir.path().join("salted.wacz");
+    zhiwen(dir.path()).args(["evidence", &id, "--out"]).arg(&package).assert().success();
+    let files = unzip(&package);
+    let (_, _, stem) = rendered_names(&files);
+    let visible = String::from_utf8(files[&format!("{stem}.visible.txt")].clone()).unwrap();
+    let first_paragraph = text.lines().find(|l| !l.trim().is_empty()).unwrap().trim();
+    assert!(visible.contains(first_paragraph), "the paragraph whole, the junk cut out: {visible}");
+    let (code, said) = verify(dir.path(), &package);
+    assert_eq!(code, 0, "{said}");
+}
+
+/// Without Chromium, `--render` says so once and the plain fetch reads the page.
+#[test]
+fn render_without_chromium_says_so_once_and_fetches_plainly() {
+    let dir = imported();
+    let text = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    let site = RawSite::serve(vec![(
+        "/1.html".into(),
+        response("200 OK", &[("Content-Type", "text/html; charset=utf-8")], chapter_page(&text).as_bytes()),
+    )]);
+    let out = zhiwen(dir.path())
+        .args([
+            "check",
+            "--json",
+            "--proxy",
+            "none",
+            "--delay",
+            "0.05",
+            "--render",
+            "--chromium",
+            "/nonexistent/chromium",
+        ])
+        .arg(format!("{}/1.html", site.base))
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("Chromium not found").count(), 1, "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["suspects"][0]["similarity"].as_f64().unwrap() > 0.9, "{json}");
+}
+
+/// An https page served on loopback with a self-signed certificate made here by openssl:
+/// the capture's metadata record holds the certificate chain the server presented, equal
+/// to the server's certificate; without trusting it the fetch fails (verification stays on).
+#[test]
+fn an_https_capture_records_the_servers_certificate_chain() {
+    use zhiwen::engine::web::fetch::{FetchOptions, Fetcher, ProxySetting};
+    if !std::process::Command::new("openssl").arg("version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped the TLS chain test: openssl is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (ok, out) = run(std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Zhiwen test site"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"])
+        .args(["-addext", "extendedKeyUsage=serverAuth", "-keyout", "key.pem", "-out", "cert.pem"])
+        .current_dir(d));
+    assert!(ok, "openssl req: {out}");
+    let (ok, out) = run(std::process::Command::new("openssl")
+        .args(["x509", "-in", "cert.pem", "-outform", "DER", "-out", "cert.der"])
+        .current_dir(d));
+    assert!(ok, "openssl x509: {out}");
+    let der = std::fs::read(d.join("cert.der")).unwrap();
+    let text = read_text(&corpus_dir().join("xiyouji_000.txt"));
+    std::fs::write(d.join("page.html"), chapter_page(&text)).unwrap();
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new("openssl")
+        .args(["s_server", "-quiet", "-WWW", "-cert", "cert.pem", "-key", "key.pem", "-accept"])
+        .arg(format!("127.0.0.1:{port}"))
+        .current_dir(d)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let url = format!("https://127.0.0.1:{port}/page.html");
+    let options = FetchOptions { proxy: ProxySetting::Direct, delay: Duration::ZERO, ..FetchOptions::default() };
+    let untrusted = Fetcher::new(options.clone()).unwrap().fetch(&url);
+    let trusted =
+        Fetcher::new(FetchOptions { trusted_certificates: vec![der.clone()], ..options }).unwrap().fetch(&url);
+    let _ = server.kill();
+    let _ = server.wait();
+    let error = untrusted.expect_err("a self-signed certificate nobody trusts is refused").to_string();
+    assert!(error.contains("127.0.0.1"), "{error}");
+    let page = trusted.unwrap_or_else(|e| panic!("{e}"));
+    assert!(String::from_utf8_lossy(&page.bytes).contains("混沌未分天地乱"));
+    let records = zhiwen::engine::web::warc::read(&page.warc).unwrap();
+    let metadata = records.iter().find(|r| r.header("WARC-Type") == Some("metadata")).unwrap();
+    let metadata: serde_json::Value = serde_json::from_slice(&metadata.block).unwrap();
+    let chain = metadata["tls_certificates"].as_array().expect("a chain");
+    assert_eq!(chain.len(), 1, "{metadata}");
+    assert_eq!(chain[0]["sha256"], zhiwen::engine::store::findings::sha256(&der));
+    // The PEM recorded is the server's certificate, as openssl reads it.
+    std::fs::write(d.join("recorded.pem"), chain[0]["pem"].as_str().unwrap()).unwrap();
+    let (ok, out) = run(std::process::Command::new("openssl")
+        .args(["x509", "-in", "recorded.pem", "-outform", "DER", "-out", "recorded.der"])
+        .current_dir(d));
+    assert!(ok, "openssl reads the recorded PEM: {out}");
+    assert_eq!(std::fs::read(d.join("recorded.der")).unwrap(), der);
+    let last = metadata["requests"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["tls"], true);
+    assert_eq!(last["tls_certificates"][0]["sha256"], chain[0]["sha256"]);
+}

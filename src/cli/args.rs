@@ -527,6 +527,14 @@ pub struct FetchArgs {
     /// HTTPS_PROXY/HTTP_PROXY/ALL_PROXY.
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
+    /// Render each page in headless Chromium too: a full-page screenshot, the DOM after
+    /// scripts and the visible text go into the capture, and the visible text is checked.
+    #[arg(long)]
+    pub render: bool,
+    /// Chromium to render with (a path or command name); by default `chromium`,
+    /// `chromium-browser` or `google-chrome` on PATH.
+    #[arg(long, value_name = "PATH", env = "ZHIWEN_CHROMIUM")]
+    pub chromium: Option<std::path::PathBuf>,
 }
 
 /// How discovery searches and how far it goes (`discover`, `watch add --discover`).

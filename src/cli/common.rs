@@ -48,7 +48,18 @@ pub(crate) fn cancel_on_ctrl_c() -> Cancel {
 /// The engine's fetch options from the command line.
 pub(crate) fn fetch_options(args: &FetchArgs) -> Result<zhiwen::engine::web::fetch::FetchOptions> {
     use zhiwen::engine::web::fetch::{FetchOptions, ProxySetting};
+    // Said once here rather than at every page: without Chromium the plain fetch reads them.
+    let render = args.render
+        && match zhiwen::engine::web::render::find_chromium(args.chromium.as_deref()) {
+            Ok(_) => true,
+            Err(reason) => {
+                eprintln!("--render: {reason}");
+                false
+            }
+        };
     Ok(FetchOptions {
+        render,
+        chromium: args.chromium.clone(),
         delay: seconds(args.delay, "delay")?,
         timeout: seconds(args.timeout, "timeout")?,
         max_bytes: args.max_page_mib << 20,

@@ -133,6 +133,9 @@ pub fn evidence_wacz(finding: &Finding, report_html: &str, opts: &EvidenceOption
                 let name = format!("archive/capture-{}-page-{}.warc.gz", capture.number, p + 1);
                 index.extend(cdxj_lines(name.trim_start_matches("archive/"), w));
                 files.push((name.clone(), w.clone()));
+                for (file, bytes) in rendered_files(w) {
+                    files.push((format!("rendered/capture-{}-page-{}.{file}", capture.number, p + 1), bytes));
+                }
                 name
             });
             pages.push(serde_json::json!({
@@ -220,12 +223,14 @@ pub fn evidence_wacz(finding: &Finding, report_html: &str, opts: &EvidenceOption
         "proves": [
             "every file of the package is the one packaged (datapackage.json lists each file's SHA-256; datapackage-digest.json that of datapackage.json)",
             "the WARC records hold the requests sent and the responses received, byte for byte, with the address connected to",
+            "with a rendered capture (rendered/): what headless Chromium showed and the text a reader saw, at the capture time; the same bytes are resource records in the page's WARC",
             "with a timestamp: the package existed, as it is, no later than the time the authority signed",
         ],
         "does_not_prove": [
             "who operates the site or the address (the DNS answer and address are recorded, not their owner)",
             "without a timestamp: when the capture was made (the times are the capturing computer's clock)",
             "that the page showed the same to other visitors or at other times",
+            "that the rendered capture's subresources (scripts, stylesheets, images) were what the WARC holds: the browser's own requests are not recorded",
         ],
     });
     files.push(("zhiwen/manifest.json".into(), serde_json::to_vec_pretty(&manifest).expect("manifest serializes")));
@@ -285,6 +290,24 @@ pub fn evidence_wacz(finding: &Finding, report_html: &str, opts: &EvidenceOption
         zip.write_all(bytes).map_err(|e| e.to_string())?;
     }
     Ok(zip.finish().map_err(io)?.into_inner())
+}
+
+/// The rendered capture's records of a page's WARC (see `warc::rendered_records`), as files
+/// to look at: `png` (the screenshot), `dom.html`, `visible.txt`.
+fn rendered_files(warc_file: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+    let records = crate::engine::web::warc::read(warc_file).unwrap_or_default();
+    let names = ["png", "dom.html", "visible.txt"];
+    crate::engine::web::warc::RENDERED_PREFIXES
+        .iter()
+        .zip(names)
+        .filter_map(|((prefix, _), name)| {
+            let record = records.iter().find(|r| {
+                r.header("WARC-Type") == Some("resource")
+                    && r.header("WARC-Target-URI").is_some_and(|u| u.starts_with(prefix))
+            })?;
+            Some((name, record.block.clone()))
+        })
+        .collect()
 }
 
 /// The evidence package of finding `id` in `store`, its match report made from the stored

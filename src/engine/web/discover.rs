@@ -586,7 +586,8 @@ pub fn discover_with(
     let now = opts.now.unwrap_or_else(crate::engine::time::now);
     let run_id = store.start_discovery_run(watch_id, now)?;
     let phrases = pick_phrases(index, store, works, opts, check_opts)?;
-    let fetch = FetchOptions { public_only: !opts.allow_private, ..opts.fetch.clone() };
+    // Never rendered: the browser would load whatever a found page asks for.
+    let fetch = FetchOptions { public_only: !opts.allow_private, render: false, ..opts.fetch.clone() };
     let mut run = Run {
         index,
         allowed: store.allowed_sites()?,

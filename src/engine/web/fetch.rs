@@ -15,7 +15,7 @@
 //! [`crawl`] turns pages into suspects: a chapter split over pages is fetched page by
 //! page, and a table of contents leads to its chapters.
 
-use super::{warc, wire};
+use super::{render, warc, wire};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -88,6 +88,16 @@ pub struct FetchOptions {
     /// for addresses it did not get from the user; tests serving a fake web on loopback
     /// turn it off.
     pub public_only: bool,
+    /// Render each chapter page in headless Chromium too ([`render`]): its screenshot, DOM
+    /// after scripts and visible text go into the capture, and the visible text is what is
+    /// checked. Without Chromium, pages are read by the plain fetch. Never for
+    /// `public_only` fetches (the browser loads what the page asks for, unchecked).
+    pub render: bool,
+    /// Where Chromium is (a path or command name); `None`: see [`render::find_chromium`].
+    pub chromium: Option<std::path::PathBuf>,
+    /// Certificates (DER) trusted beside the Mozilla roots: an organisation's own
+    /// authority, or a test's self-signed server.
+    pub trusted_certificates: Vec<Vec<u8>>,
 }
 
 impl Default for FetchOptions {
@@ -100,6 +110,9 @@ impl Default for FetchOptions {
             user_agent: user_agent(),
             named_as_browser: false,
             public_only: false,
+            render: false,
+            chromium: None,
+            trusted_certificates: Vec::new(),
         }
     }
 }
@@ -127,6 +140,9 @@ pub struct Page {
     /// The capture as a WARC/1.1 file (gzip per record): every request made for the page,
     /// redirects included, and its response as on the wire; see [`warc::capture`].
     pub warc: Vec<u8>,
+    /// The page as Chromium rendered it, when rendering is on and worked
+    /// ([`Fetcher::render_page`]); its records are in `warc` too.
+    pub rendered: Option<render::Rendered>,
 }
 
 impl Page {
@@ -205,6 +221,8 @@ pub struct Fetcher {
     robots: HashMap<String, Robots>,
     last_request: HashMap<String, Instant>,
     wire: wire::SharedLog,
+    /// Chromium, started at the first page to render; the reason when it could not be.
+    renderer: Option<std::result::Result<render::Renderer, String>>,
 }
 
 impl Fetcher {
@@ -220,16 +238,17 @@ impl Fetcher {
             .build();
         // ureq's default chain with its TCP connector swapped for one that notes the peer,
         // and a recorder last, after TLS (see wire.rs).
-        use ureq::unversioned::transport::{ConnectProxyConnector, Connector, RustlsConnector};
+        use ureq::unversioned::transport::{ConnectProxyConnector, Connector};
         let log = wire::SharedLog::default();
+        let tls = wire::CertTlsConnector::new(log.clone(), &opts.trusted_certificates).map_err(Error::Parameter)?;
         let connector =
             ().chain(ConnectProxyConnector::default())
                 .chain(wire::PeerTcpConnector { log: log.clone() })
-                .chain(RustlsConnector::default())
+                .chain(tls)
                 .chain(wire::RecordingConnector { log: log.clone(), proxied });
         let resolver = wire::RecordingResolver { inner: Default::default(), log: log.clone() };
         let agent = ureq::Agent::with_parts(config, connector, resolver);
-        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), wire: log })
+        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), wire: log, renderer: None })
     }
 
     /// The settings a capture records: what the fetcher sent and how it behaved (the proxy
@@ -305,9 +324,41 @@ impl Fetcher {
                 bytes,
                 fetched_at: crate::engine::time::now(),
                 warc: warc::capture(&exchanges, &self.capture_settings(obey_robots)),
+                rendered: None,
             });
         }
         Err(fail(format!("more than {MAX_REDIRECTS} redirects")))
+    }
+
+    /// With [`FetchOptions::render`], renders `page` in Chromium (started on first use) and
+    /// appends the rendering's records to its capture. Returns why it was not rendered
+    /// (rendering off gives `None`; no Chromium gives its reason at every page, the caller
+    /// says it once); the page stays as fetched then.
+    pub fn render_page(&mut self, page: &mut Page) -> Option<String> {
+        if !self.opts.render || self.opts.public_only {
+            return None;
+        }
+        let renderer = self.renderer.get_or_insert_with(|| {
+            let path = render::find_chromium(self.opts.chromium.as_deref())?;
+            let proxy = match &self.opts.proxy {
+                ProxySetting::Url(u) => Some(u.clone()),
+                ProxySetting::Direct => None,
+                ProxySetting::Environment => ureq::Proxy::try_from_env().map(|p| format!("{}:{}", p.host(), p.port())),
+            };
+            render::Renderer::launch(&path, proxy.as_deref(), self.opts.timeout)
+        });
+        let renderer = match renderer {
+            Ok(r) => r,
+            Err(reason) => return Some(reason.clone()),
+        };
+        match renderer.render(&page.final_url) {
+            Ok(rendered) => {
+                page.warc.extend(warc::rendered_records(&page.final_url, &rendered));
+                page.rendered = Some(rendered);
+                None
+            }
+            Err(reason) => Some(reason),
+        }
     }
 
     /// Whether robots.txt of `url`'s origin allows fetching it; reads robots.txt once.
@@ -458,5 +509,6 @@ pub(crate) fn test_page(url: &str, html: &str) -> Page {
         bytes: html.as_bytes().to_vec(),
         fetched_at: 0,
         warc: Vec::new(),
+        rendered: None,
     }
 }

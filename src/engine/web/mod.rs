@@ -12,6 +12,7 @@ pub mod crawl;
 pub mod discover;
 pub mod fetch;
 pub mod phrases;
+pub mod render;
 pub mod search;
 pub mod site;
 pub mod stats;

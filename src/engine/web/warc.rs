@@ -166,6 +166,7 @@ pub fn capture(exchanges: &[Exchange], settings: &serde_json::Value) -> Vec<u8> 
                 "host": host,
                 "addresses": ips.iter().map(|ip| ip.to_string()).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
+            "tls_certificates": certificates_json(&e.tls_certificates),
             "request_sha256": crate::engine::store::findings::sha256(&e.request),
             "response_sha256": crate::engine::store::findings::sha256(&e.response),
         }));
@@ -176,7 +177,7 @@ pub fn capture(exchanges: &[Exchange], settings: &serde_json::Value) -> Vec<u8> 
             "software": software,
             "settings": settings,
             "requests": chain,
-            "tls_certificates": "not recorded: the TLS library does not hand the peer's certificate chain to the fetcher",
+            "tls_certificates": exchanges.last().map(|e| certificates_json(&e.tls_certificates)),
         });
         let block = serde_json::to_vec_pretty(&metadata).expect("metadata serializes");
         out.extend(record(
@@ -194,6 +195,79 @@ pub fn capture(exchanges: &[Exchange], settings: &serde_json::Value) -> Vec<u8> 
         ));
     }
     out
+}
+
+/// The URI prefixes of a rendered capture's records, as Webrecorder's crawler names them:
+/// the screenshot (`urn:view:`), the DOM after scripts (`urn:dom:`) and the visible text
+/// (`urn:text:`), each followed by the page's URL.
+pub const RENDERED_PREFIXES: [(&str, &str); 3] =
+    [("urn:view:", "image/png"), ("urn:dom:", "text/html; charset=utf-8"), ("urn:text:", "text/plain; charset=utf-8")];
+
+/// The records of a page as Chromium rendered it ([`super::render`]), to append to the
+/// page's capture file: three `resource` records (screenshot, DOM, visible text) and a
+/// `metadata` record saying how they were made.
+pub fn rendered_records(page_url: &str, rendered: &super::render::Rendered) -> Vec<u8> {
+    let date = warc_date(rendered.rendered_at_micros);
+    let blocks: [&[u8]; 3] = [&rendered.screenshot_png, rendered.dom.as_bytes(), rendered.visible_text.as_bytes()];
+    let mut out = Vec::new();
+    let mut ids = Vec::new();
+    for ((prefix, content_type), block) in RENDERED_PREFIXES.iter().zip(blocks) {
+        let uri = format!("{prefix}{page_url}");
+        let id = record_id(&["resource", &date, &uri, &digest(block)]);
+        out.extend(record(
+            &[
+                ("WARC-Type", "resource".into()),
+                ("WARC-Target-URI", uri),
+                ("WARC-Date", date.clone()),
+                ("WARC-Record-ID", id.clone()),
+                ("Content-Type", content_type.to_string()),
+                ("WARC-Block-Digest", digest(block)),
+            ],
+            block,
+        ));
+        ids.push(id);
+    }
+    let about = serde_json::json!({
+        "rendered_by": "headless Chromium over the DevTools protocol",
+        "url_rendered": rendered.url,
+        "screenshot": {"format": "PNG", "full_page": true, "width": rendered.width, "height": rendered.height},
+        "dom": "document.documentElement.outerHTML after the load event and scripts",
+        "visible_text": "text nodes whose element is visible by the computed style and whose boxes have a size inside the document",
+        "records": ids,
+        "note": "the browser's own requests (scripts, stylesheets, images) are not recorded; the wire records above are the plain fetch's",
+    });
+    let block = serde_json::to_vec_pretty(&about).expect("metadata serializes");
+    out.extend(record(
+        &[
+            ("WARC-Type", "metadata".into()),
+            ("WARC-Target-URI", format!("urn:view:{page_url}")),
+            ("WARC-Date", date.clone()),
+            ("WARC-Record-ID", record_id(&["metadata", &date, page_url, &digest(&block)])),
+            ("WARC-Refers-To", ids[0].clone()),
+            ("Content-Type", "application/json".into()),
+            ("WARC-Block-Digest", digest(&block)),
+        ],
+        &block,
+    ));
+    out
+}
+
+/// A TLS certificate chain as the metadata record gives it: each certificate in PEM (the
+/// server's own first) with its SHA-256 fingerprint; `openssl x509 -text` reads it.
+pub fn certificates_json(chain: &[Vec<u8>]) -> serde_json::Value {
+    use base64::Engine;
+    chain
+        .iter()
+        .map(|der| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(der);
+            let lines: Vec<&str> =
+                b64.as_bytes().chunks(64).map(|c| std::str::from_utf8(c).expect("base 64 is ASCII")).collect();
+            serde_json::json!({
+                "pem": format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", lines.join("\n")),
+                "sha256": crate::engine::store::findings::sha256(der),
+            })
+        })
+        .collect()
 }
 
 /// A file as one `resource` record (its bytes as read, under a `file:` URI), after a

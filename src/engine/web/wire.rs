@@ -10,6 +10,10 @@
 //!   the HTTP messages in the clear) and copies every byte written into the request and
 //!   every byte read into the response, before ureq parses or decodes anything.
 //!
+//! - [`CertTlsConnector`] does TLS in place of ureq's own rustls connector (the same
+//!   rustls, ring, protocol versions, Mozilla roots and SNI) and notes the certificate
+//!   chain the server presented, which ureq's connector keeps to itself.
+//!
 //! [`RecordingResolver`] keeps the DNS answer of each host. All three write into one
 //! [`SharedLog`] that the fetcher empties before each request and takes after its body is
 //! read; the fetcher is used from one thread at a time, so one log is one exchange.
@@ -21,7 +25,7 @@ use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{
-    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, Transport,
+    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, Transport, TransportAdapter,
 };
 
 /// One request and its response, as they went over the wire.
@@ -42,6 +46,9 @@ pub struct Exchange {
     pub dns: Vec<(String, Vec<IpAddr>)>,
     /// Whether the request went through TLS.
     pub tls: bool,
+    /// The certificate chain the server presented in the TLS handshake (DER, the server's
+    /// own certificate first); empty without TLS.
+    pub tls_certificates: Vec<Vec<u8>>,
 }
 
 /// The exchange being recorded.
@@ -51,6 +58,8 @@ pub struct Log {
     /// The address the last TCP connection opened was made to, for the recorder that
     /// wraps it next.
     connected_to: Option<SocketAddr>,
+    /// The chain of the last TLS handshake, for the recorder that wraps it next.
+    handshake_chain: Option<Vec<Vec<u8>>>,
 }
 
 pub type SharedLog = Arc<Mutex<Log>>;
@@ -206,8 +215,11 @@ impl<In: Transport> Connector<In> for RecordingConnector {
         if self.proxied && details.config.proxy().is_none() {
             return Ok(Some(Box::new(inner)));
         }
-        let peer = lock(&self.log).connected_to.take();
-        Ok(Some(Box::new(Recording { inner: Box::new(inner), log: self.log.clone(), peer })))
+        let (peer, certificates) = {
+            let mut log = lock(&self.log);
+            (log.connected_to.take(), log.handshake_chain.take().unwrap_or_default())
+        };
+        Ok(Some(Box::new(Recording { inner: Box::new(inner), log: self.log.clone(), peer, certificates })))
     }
 }
 
@@ -217,6 +229,7 @@ pub struct Recording {
     inner: Box<dyn Transport>,
     log: SharedLog,
     peer: Option<SocketAddr>,
+    certificates: Vec<Vec<u8>>,
 }
 
 impl Transport for Recording {
@@ -232,6 +245,7 @@ impl Transport for Recording {
             log.exchange.request.extend_from_slice(sent);
             log.exchange.peer = self.peer;
             log.exchange.tls = tls;
+            log.exchange.tls_certificates = self.certificates.clone();
         }
         self.inner.transmit_output(amount, timeout)
     }
@@ -253,5 +267,98 @@ impl Transport for Recording {
 
     fn is_tls(&self) -> bool {
         self.inner.is_tls()
+    }
+}
+
+/// TLS over the chained transport, as ureq's rustls connector does it, keeping the server's
+/// certificate chain. `extra_roots` (DER) are trusted beside the Mozilla roots (a company's
+/// own authority; tests' self-signed servers).
+pub struct CertTlsConnector {
+    pub log: SharedLog,
+    config: Arc<rustls::ClientConfig>,
+}
+
+impl std::fmt::Debug for CertTlsConnector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertTlsConnector").finish()
+    }
+}
+
+impl CertTlsConnector {
+    pub fn new(log: SharedLog, extra_roots: &[Vec<u8>]) -> Result<CertTlsConnector, String> {
+        let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+        for der in extra_roots {
+            roots
+                .add(rustls::pki_types::CertificateDer::from(der.clone()))
+                .map_err(|e| format!("a trusted certificate of the settings is not usable: {e}"))?;
+        }
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_protocol_versions(rustls::ALL_VERSIONS)
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Ok(CertTlsConnector { log, config: Arc::new(config) })
+    }
+}
+
+impl<In: Transport> Connector<In> for CertTlsConnector {
+    type Out = Either<In, CertTls>;
+
+    fn connect(&self, details: &ConnectionDetails, chained: Option<In>) -> Result<Option<Self::Out>, ureq::Error> {
+        let Some(transport) = chained else { return Ok(None) };
+        if !details.needs_tls() || transport.is_tls() {
+            return Ok(Some(Either::A(transport)));
+        }
+        let host = details.uri.host().unwrap_or("").trim_start_matches('[').trim_end_matches(']');
+        let name = rustls::pki_types::ServerName::try_from(host.to_string())
+            .map_err(|_| ureq::Error::Tls("invalid DNS name for TLS"))?;
+        let mut conn = rustls::ClientConnection::new(self.config.clone(), name)?;
+        let mut sock = TransportAdapter::new(transport.boxed(), details.current_time.clone());
+        sock.set_timeout(details.timeout);
+        conn.complete_io(&mut sock)?;
+        let chain: Vec<Vec<u8>> =
+            conn.peer_certificates().unwrap_or_default().iter().map(|c| c.as_ref().to_vec()).collect();
+        lock(&self.log).handshake_chain = Some(chain);
+        let buffers = LazyBuffers::new(details.config.input_buffer_size(), details.config.output_buffer_size());
+        Ok(Some(Either::B(CertTls { buffers, stream: rustls::StreamOwned { conn, sock } })))
+    }
+}
+
+/// A TLS connection opened by [`CertTlsConnector`].
+pub struct CertTls {
+    buffers: LazyBuffers,
+    stream: rustls::StreamOwned<rustls::ClientConnection, TransportAdapter>,
+}
+
+impl std::fmt::Debug for CertTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertTls").finish()
+    }
+}
+
+impl Transport for CertTls {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        self.stream.write_all(&self.buffers.output()[..amount])?;
+        Ok(())
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let amount = self.stream.read(self.buffers.input_append_buf())?;
+        self.buffers.input_appended(amount);
+        Ok(amount > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.stream.get_mut().get_mut().is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        true
     }
 }
