@@ -594,7 +594,7 @@ fn chromium() -> Option<std::path::PathBuf> {
 
 /// The latest rendered screenshot of a package, its page's WARC and the rendered files' stem.
 fn rendered_names(files: &std::collections::BTreeMap<String, Vec<u8>>) -> (String, String, String) {
-    let shot = files.keys().filter(|k| k.starts_with("rendered/") && k.ends_with(".png")).last().expect("a screenshot");
+    let shot = files.keys().rfind(|k| k.starts_with("rendered/") && k.ends_with(".png")).expect("a screenshot");
     let stem = shot.trim_end_matches(".png").to_string();
     let warc = format!("archive/{}.warc.gz", stem.trim_start_matches("rendered/"));
     (shot.clone(), warc, stem)
