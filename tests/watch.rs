@@ -532,3 +532,104 @@ fn a_slow_site_does_not_hold_up_the_others() {
     };
     assert!(last(&fast_log) < last(&slow_log), "the fast site waited for the slow one");
 }
+
+/// An RDAP server (RFC 9083) on `ip` answering `/ip/<addr>` for any address with a network
+/// whose abuse contact sits inside its registrant's entity; logs the paths asked.
+fn rdap_server(ip: &str) -> (String, Arc<Mutex<Vec<String>>>, Arc<tiny_http::Server>) {
+    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
+    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let (srv, asked) = (server.clone(), log.clone());
+    std::thread::spawn(move || {
+        for request in srv.incoming_requests() {
+            let path = request.url().to_string();
+            asked.lock().unwrap().push(path.clone());
+            let Some(addr) = path.strip_prefix("/ip/") else {
+                let _ = request.respond(tiny_http::Response::from_string("{}").with_status_code(404));
+                continue;
+            };
+            let body = serde_json::json!({
+                "rdapConformance": ["rdap_level_0"],
+                "objectClassName": "ip network",
+                "handle": "NET-127-0-0-0-1",
+                "startAddress": "127.0.0.0", "endAddress": "127.255.255.255",
+                "name": "PIRATE-HOSTING", "ipVersion": if addr.contains(':') { "v6" } else { "v4" },
+                "entities": [{
+                    "objectClassName": "entity", "handle": "PH-1", "roles": ["registrant"],
+                    "vcardArray": ["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text", "Pirate Hosting Ltd"],
+                        ["email", {}, "text", "owner@pirate-hosting.example"]]],
+                    "entities": [{
+                        "objectClassName": "entity", "handle": "PH-ABUSE", "roles": ["abuse"],
+                        "vcardArray": ["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text", "Abuse desk"],
+                            ["email", {"type": "work"}, "text", "abuse@pirate-hosting.example"]]]
+                    }]
+                }]
+            });
+            let _ = request.respond(tiny_http::Response::from_string(body.to_string()).with_header(
+                tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"application/rdap+json"[..]).unwrap(),
+            ));
+        }
+    });
+    (base, log, server)
+}
+
+/// `notice --find-recipients`: the site's contact page (linked as 联系我们 from its home page)
+/// and the abuse contact of the hosting network's RDAP record, asked at the RDAP base given.
+#[test]
+fn a_notice_suggests_the_sites_contact_address_and_the_networks_abuse_desk() {
+    let dir = imported();
+    let site = ChangingSite::start();
+    site.publish(&[("1", Some("sanguoyanyi_000.txt"))]);
+    {
+        let mut pages = site.pages.lock().unwrap();
+        pages.insert(
+            "/".into(),
+            "<html><body><a href=\"/book/\">书库</a> <a href=\"/help/lx.html\">联系我们</a></body></html>".into(),
+        );
+        pages.insert(
+            "/help/lx.html".into(),
+            "<html><body><p>版权投诉请发送至 <a href=\"mailto:banquan@pirate.example\">banquan@pirate.example</a>。</p>\
+             <img src=\"/img/logo@2x.png\"></body></html>"
+                .into(),
+        );
+    }
+    add_watch(dir.path(), &format!("{}/book/", site.base));
+    assert_eq!(urls(&run_at(dir.path(), T0, true)[0]["changes"], "new").len(), 1);
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    let id = findings[0]["id"].to_string();
+    let (rdap, asked, _server) = rdap_server("127.0.0.2");
+
+    for (kind, line) in [("dmca", "    suggested recipient: "), ("cn", "    建议收件人：")] {
+        let out = zhiwen(dir.path())
+            .args(["notice", &id, "--kind", kind, "--find-recipients", "--rdap", &rdap])
+            .args(["--proxy", "none", "--delay", "0.05", "--timeout", "5"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let suggested: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix(line)).collect();
+        assert_eq!(suggested.len(), 2, "{text}");
+        assert!(suggested[0].starts_with("banquan@pirate.example"), "{text}");
+        assert!(suggested[0].contains(&format!("contact page {}/help/lx.html", site.base)), "{text}");
+        assert!(suggested[1].starts_with("abuse@pirate-hosting.example"), "{text}");
+        assert!(suggested[1].contains("RDAP abuse contact of network PIRATE-HOSTING (127.0.0.1)"), "{text}");
+        assert!(!text.contains("owner@pirate-hosting.example") && !text.contains("logo@2x"), "{text}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("suggested recipient: banquan@pirate.example"));
+    }
+    // Each run (one process) reads the RDAP server's robots.txt once, then asks for the address.
+    assert_eq!(*asked.lock().unwrap(), ["/robots.txt", "/ip/127.0.0.1"].repeat(2));
+
+    // Without the option nothing is looked up; an RDAP server that is down is one note.
+    let plain = zhiwen(dir.path()).args(["notice", &id]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("suggested recipient"));
+    let out = zhiwen(dir.path())
+        .args(["notice", &id, "--find-recipients", "--rdap", "http://127.0.0.3:9/rdap"])
+        .args(["--proxy", "none", "--delay", "0.05", "--timeout", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("RDAP lookup of 127.0.0.1"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("suggested recipient: banquan@pirate.example"));
+}

@@ -102,6 +102,16 @@ pub enum Command {
         /// Write the notice and each finding's evidence package into this folder.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Look up where to send it: the site's own contact/DMCA/版权 page (linked from its
+        /// home page) and the hosting network's abuse contact in RDAP; shown in the notice
+        /// as suggested recipients.
+        #[arg(long)]
+        find_recipients: bool,
+        /// The RDAP service asked for the network's abuse contact (`<URL>/ip/<address>`).
+        #[arg(long, value_name = "URL", env = "ZHIWEN_RDAP", default_value = zhiwen::engine::web::contacts::DEFAULT_RDAP_BASE)]
+        rdap: String,
+        #[command(flatten)]
+        fetch: FetchArgs,
     },
     /// The rights holder named in notices: shown, or set with the options given.
     Holder {

@@ -53,7 +53,10 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Findings { action, json, source, since }) => findings(&db, action, json, source, since),
         Some(Command::Watch { action }) => super::watch::watch(&db, action),
         Some(Command::Stats { json, csv, html }) => super::watch::stats(&db, json, csv, html.as_deref()),
-        Some(Command::Notice { ids, kind, out }) => super::watch::notice(&db, &ids, &kind, out.as_deref()),
+        Some(Command::Notice { ids, kind, out, find_recipients, rdap, fetch }) => {
+            let lookup = find_recipients.then_some((rdap.as_str(), &fetch));
+            super::watch::notice(&db, &ids, &kind, out.as_deref(), lookup)
+        }
         Some(Command::Holder { name, address, email, phone, signatory }) => {
             super::watch::holder(&db, [name, address, email, phone, signatory])
         }

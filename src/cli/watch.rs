@@ -322,11 +322,32 @@ fn stats_text(p: &zhiwen::engine::web::stats::Picture) -> String {
     out
 }
 
-pub fn notice(db: &Path, ids: &[i64], kind: &str, out: Option<&Path>) -> Result<ExitCode> {
-    use zhiwen::report::notice::{Jurisdiction, notice_input, notice_text, write_notice_folder};
+/// `zhiwen notice`; `lookup` (RDAP base, fetch settings) asks where the notice should go.
+pub fn notice(
+    db: &Path,
+    ids: &[i64],
+    kind: &str,
+    out: Option<&Path>,
+    lookup: Option<(&str, &super::args::FetchArgs)>,
+) -> Result<ExitCode> {
+    use zhiwen::report::notice::{Jurisdiction, notice_input, notice_text, plain, write_notice_folder};
     let corpus = open(db)?;
     let j = if kind == "cn" { Jurisdiction::Cn } else { Jurisdiction::Dmca };
-    let input = notice_input(corpus.store(), ids, time::now())?;
+    let mut input = notice_input(corpus.store(), ids, time::now())?;
+    if let (Some((rdap, fetch)), Some(first)) = (lookup, input.items.first()) {
+        let mut fetcher = zhiwen::engine::web::fetch::Fetcher::new(super::common::fetch_options(fetch)?)?;
+        let found = zhiwen::engine::web::contacts::suggest(&mut fetcher, rdap, &first.final_url);
+        for note in &found.notes {
+            eprintln!("recipients: {}", plain(note));
+        }
+        for r in &found.suggestions {
+            eprintln!("suggested recipient: {}  ({})", plain(&r.email), plain(&r.source));
+        }
+        if found.suggestions.is_empty() {
+            eprintln!("no recipient found; send it to the site's designated agent or its host's abuse desk");
+        }
+        input.recipients = found.suggestions;
+    }
     let text = notice_text(j, &input);
     match out {
         Some(dir) => {

@@ -57,6 +57,8 @@ pub struct NoticeInput {
     /// The site the pages are on.
     pub host: String,
     pub items: Vec<NoticeItem>,
+    /// Where the notice could be sent, when looked up ([`crate::engine::web::contacts::suggest`]).
+    pub recipients: Vec<crate::engine::web::contacts::Recipient>,
     /// Unix seconds: the notice's date.
     pub date: i64,
 }
@@ -122,7 +124,13 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
             hosts.into_iter().collect::<Vec<_>>().join(", ")
         )));
     }
-    Ok(NoticeInput { holder: store.rights_holder()?, host: hosts.into_iter().next().unwrap_or_default(), items, date })
+    Ok(NoticeInput {
+        holder: store.rights_holder()?,
+        host: hosts.into_iter().next().unwrap_or_default(),
+        items,
+        recipients: Vec::new(),
+        date,
+    })
 }
 
 /// A URL exactly, for a notice or an alert: the address the page really has, with every
@@ -227,7 +235,11 @@ fn dmca(n: &NoticeInput) -> String {
     let _ = writeln!(t, "NOTICE OF CLAIMED COPYRIGHT INFRINGEMENT");
     let _ = writeln!(t, "under the Digital Millennium Copyright Act, 17 U.S.C. § 512(c)(3)\n");
     let _ = writeln!(t, "Date: {}", day(n.date));
-    let _ = writeln!(t, "To: the designated copyright agent of {}\n", or_blank(&n.host, "[SITE]"));
+    let _ = writeln!(t, "To: the designated copyright agent of {}", or_blank(&n.host, "[SITE]"));
+    for r in &n.recipients {
+        let _ = writeln!(t, "    suggested recipient: {} ({})", plain(&r.email), plain(&r.source));
+    }
+    let _ = writeln!(t);
     let _ = writeln!(t, "1. The copyrighted works infringed (§ 512(c)(3)(A)(ii)), owned by {name}:");
     for (title, authors) in works_of(n) {
         let _ = writeln!(t, "   - {}", work_en(&title, &authors));
@@ -290,6 +302,9 @@ fn cn(n: &NoticeInput) -> String {
         "（依据《信息网络传播权保护条例》第十四条、《中华人民共和国民法典》第一千一百九十五条，要求删除或者断开链接侵权作品）\n"
     );
     let _ = writeln!(t, "致：{} 网络服务提供者", or_blank(&n.host, "【网站】"));
+    for r in &n.recipients {
+        let _ = writeln!(t, "    建议收件人：{}（{}）", plain(&r.email), plain(&r.source));
+    }
     let _ = writeln!(t, "日期：{y}年{m}月{d}日\n");
     let _ = writeln!(t, "一、权利人的姓名（名称）、联系方式和地址");
     let _ = writeln!(t, "    权利人名称：{name}");
