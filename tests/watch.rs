@@ -633,3 +633,34 @@ fn a_notice_suggests_the_sites_contact_address_and_the_networks_abuse_desk() {
     assert!(stderr.contains("RDAP lookup of 127.0.0.1"), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("suggested recipient: banquan@pirate.example"));
 }
+
+/// `watch run --budget`: when the time is spent the run stops after the page in hand, keeps
+/// what it checked, says so, and stays due; the next run completes it.
+#[test]
+fn a_run_over_its_time_budget_stops_keeps_its_pages_and_stays_due() {
+    let dir = imported();
+    let chapters = [("1", "sanguoyanyi_000.txt"), ("2", "sanguoyanyi_001.txt"), ("3", "sanguoyanyi_002.txt")];
+    let (site, _log, _s) = slow_site("127.0.0.52", &chapters, Duration::from_millis(1200));
+    add_watch(dir.path(), &format!("{site}/book/"));
+    let out = zhiwen(dir.path())
+        .args(["watch", "run", "--due", "--json", "--budget", "1.8", "--proxy", "none", "--delay", "0.05"])
+        .args(["--now", &T0.to_string()])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("time budget spent: 0 watch runs finished, 1 stopped midway"), "{stderr}");
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(runs[0]["cancelled"], true, "{runs}");
+    let findings = || -> usize {
+        let out = zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap().as_array().unwrap().len()
+    };
+    let kept = findings();
+    assert!((1..3).contains(&kept), "pages checked before the budget ran out are kept: {kept}");
+    // Still due: the next run (no budget) checks every chapter.
+    let runs = run_at(dir.path(), T0 + 60, true);
+    assert_eq!(runs[0]["cancelled"], false, "{runs}");
+    assert_eq!(runs[0]["pages"], 3, "{runs}");
+    assert_eq!(findings(), 3);
+}

@@ -494,6 +494,10 @@ pub enum WatchAction {
         /// Discoveries may fetch addresses on loopback, private and link-local networks.
         #[arg(long)]
         allow_private: bool,
+        /// Stop after this long: the pages checked so far are kept, the runs stopped and the
+        /// watches not started stay due.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
         #[command(flatten)]
         check: CheckArgs,
         #[command(flatten)]

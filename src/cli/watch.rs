@@ -116,7 +116,7 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             eprintln!("removed {n} of {} watches", ids.len());
             Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        WatchAction::Run { ids, due, json, now, check, web, allow_private } => {
+        WatchAction::Run { ids, due, json, now, check, web, allow_private, budget } => {
             let now = parse_now(now.as_deref())?;
             let opts = check_options(&check);
             corpus.ensure_distance(opts.max_distance)?;
@@ -146,6 +146,17 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             }
             // Ctrl-C stops after the page being fetched; a stopped run changes no status.
             let cancel = cancel_on_ctrl_c();
+            // The time budget stops the runs as Ctrl-C would, and is said so at the end.
+            let budget_spent = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            if let Some(secs) = budget {
+                let budget = super::common::seconds(secs, "budget")?;
+                let (cancel, spent) = (cancel.clone(), budget_spent.clone());
+                std::thread::spawn(move || {
+                    std::thread::sleep(budget);
+                    spent.store(true, std::sync::atomic::Ordering::Relaxed);
+                    cancel.cancel();
+                });
+            }
             let progress = |url: &str| eprintln!("fetching {url}");
             // Sites run in parallel (one host's watches one after another); each run is
             // printed as it ends.
@@ -167,9 +178,16 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             );
             let mut runs = Vec::new();
             let mut failed = false;
+            let spent = budget_spent.load(std::sync::atomic::Ordering::Relaxed);
+            let (mut stopped, mut not_started) = (0, 0);
             for (w, run) in watches.iter().zip(done) {
                 let run = match run {
                     Ok(run) => run,
+                    Err(zhiwen::Error::Cancelled) => {
+                        not_started += 1;
+                        runs.push(serde_json::json!({ "watch": w, "not_run": "stopped before it started" }));
+                        continue;
+                    }
                     Err(e) => {
                         eprintln!("{}: {e}", w.url);
                         failed = true;
@@ -177,6 +195,7 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                     }
                 };
                 failed |= !run.changes.unreachable.is_empty();
+                stopped += usize::from(run.cancelled);
                 if !run.cancelled {
                     let name = if w.label.is_empty() { &w.url } else { &w.label };
                     failed |= !send_alert(&corpus, name, &run.changes, now);
@@ -205,6 +224,13 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                 )?;
                 failed |= !ok;
                 runs.push(run);
+            }
+            if spent {
+                eprintln!(
+                    "time budget spent: {} watch runs finished, {stopped} stopped midway (the pages they checked \
+                     are kept as findings), {not_started} not started; those stay due",
+                    watches.len() - stopped - not_started
+                );
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&runs)?);

@@ -155,8 +155,9 @@ pub const PARALLEL_SITES: usize = 8;
 /// another on one thread with one connection (so the host is asked one request at a time,
 /// after its delay), different hosts at once, at most `parallel` at a time; a slow site no
 /// longer holds up the others. Results come back in the order of `watches`; `done` hears of
-/// each run as it ends (from the thread that ran it). A store without a file (in memory)
-/// runs them one after another.
+/// each run as it ends (from the thread that ran it); a watch not started before `cancel`
+/// comes back as `Err(Error::Cancelled)`. A store without a file (in memory) runs them one
+/// after another.
 #[allow(clippy::too_many_arguments)]
 pub fn run_in_parallel(
     corpus: &mut Corpus,
@@ -204,6 +205,8 @@ pub fn run_in_parallel(
                     let Some((_, members)) = groups.get(g) else { break };
                     for &i in members {
                         if cancel.is_cancelled() {
+                            results.lock().expect("no worker panics holding it")[i] =
+                                Some(Err(crate::Error::Cancelled));
                             continue;
                         }
                         let run = match &mut checker {
