@@ -887,6 +887,17 @@ fn an_https_capture_records_the_servers_certificate_chain() {
         .current_dir(d));
     assert!(ok, "openssl reads the recorded PEM: {out}");
     assert_eq!(std::fs::read(d.join("recorded.der")).unwrap(), der);
+    // Subject, issuer and validity as openssl reads them.
+    assert_eq!(chain[0]["subject"], "CN=Zhiwen test site", "{metadata}");
+    assert_eq!(chain[0]["issuer"], "CN=Zhiwen test site");
+    let (ok, dates) = run(std::process::Command::new("openssl")
+        .args(["x509", "-noout", "-dates", "-dateopt", "iso_8601", "-in", "cert.pem"])
+        .current_dir(d));
+    if ok {
+        // `notAfter=2026-11-26 02:55:00Z`
+        let after = dates.lines().find_map(|l| l.strip_prefix("notAfter=")).unwrap().trim().replace(' ', "T");
+        assert_eq!(chain[0]["not_after"], after.as_str(), "{dates}");
+    }
     let last = metadata["requests"].as_array().unwrap().last().unwrap();
     assert_eq!(last["tls"], true);
     assert_eq!(last["tls_certificates"][0]["sha256"], chain[0]["sha256"]);

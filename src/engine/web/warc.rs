@@ -262,12 +262,105 @@ pub fn certificates_json(chain: &[Vec<u8>]) -> serde_json::Value {
             let b64 = base64::engine::general_purpose::STANDARD.encode(der);
             let lines: Vec<&str> =
                 b64.as_bytes().chunks(64).map(|c| std::str::from_utf8(c).expect("base 64 is ASCII")).collect();
+            let about = certificate_names(der);
             serde_json::json!({
+                "subject": about.as_ref().map(|a| &a.subject),
+                "issuer": about.as_ref().map(|a| &a.issuer),
+                "not_before": about.as_ref().map(|a| &a.not_before),
+                "not_after": about.as_ref().map(|a| &a.not_after),
                 "pem": format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", lines.join("\n")),
                 "sha256": crate::engine::store::findings::sha256(der),
             })
         })
         .collect()
+}
+
+/// What a certificate says about itself, read from its DER (`None` when it cannot be).
+pub struct CertificateNames {
+    /// Distinguished names, RFC 4514 order as written (`CN=…, O=…`): the common attributes.
+    pub subject: String,
+    pub issuer: String,
+    /// Validity, RFC 3339 (UTC).
+    pub not_before: String,
+    pub not_after: String,
+}
+
+/// One DER element: (tag, contents, what follows).
+fn der(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = b.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (first as usize, rest)
+    } else {
+        let n = (first & 0x7f) as usize;
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        (rest[..n].iter().fold(0usize, |a, &x| (a << 8) | x as usize), &rest[n..])
+    };
+    (rest.len() >= len).then(|| (tag, &rest[..len], &rest[len..]))
+}
+
+/// A certificate's subject, issuer and validity (X.509 `TBSCertificate`'s fields in order).
+pub fn certificate_names(cert: &[u8]) -> Option<CertificateNames> {
+    let (_, cert, _) = der(cert)?;
+    let (_, tbs, _) = der(cert)?;
+    let (tag, _, mut rest) = der(tbs)?;
+    if tag == 0xa0 {
+        rest = der(rest)?.2; // the version came first; now the serial number
+    }
+    let (_, _, rest) = der(rest)?; // signature algorithm
+    let (_, issuer, rest) = der(rest)?;
+    let (_, validity, rest) = der(rest)?;
+    let (_, subject, _) = der(rest)?;
+    let (t1, before, after) = der(validity)?;
+    let (t2, after, _) = der(after)?;
+    Some(CertificateNames {
+        subject: name(subject)?,
+        issuer: name(issuer)?,
+        not_before: time(t1, before)?,
+        not_after: time(t2, after)?,
+    })
+}
+
+fn name(mut rdns: &[u8]) -> Option<String> {
+    let mut parts = Vec::new();
+    while !rdns.is_empty() {
+        let (_, set, rest) = der(rdns)?;
+        rdns = rest;
+        let (_, pair, _) = der(set)?;
+        let (_, oid, value) = der(pair)?;
+        let (_, value, _) = der(value)?;
+        let key = match oid {
+            [0x55, 0x04, 0x03] => "CN".to_string(),
+            [0x55, 0x04, 0x06] => "C".into(),
+            [0x55, 0x04, 0x07] => "L".into(),
+            [0x55, 0x04, 0x08] => "ST".into(),
+            [0x55, 0x04, 0x0a] => "O".into(),
+            [0x55, 0x04, 0x0b] => "OU".into(),
+            other => other.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        };
+        parts.push(format!("{key}={}", String::from_utf8_lossy(value)));
+    }
+    Some(parts.join(", "))
+}
+
+fn time(tag: u8, t: &[u8]) -> Option<String> {
+    let t = std::str::from_utf8(t).ok()?.trim_end_matches('Z');
+    let full = match tag {
+        0x17 if t.len() == 12 => format!("{}{t}", if &t[..2] < "50" { "20" } else { "19" }),
+        0x18 if t.len() == 14 => t.to_string(),
+        _ => return None,
+    };
+    Some(format!(
+        "{}-{}-{}T{}:{}:{}Z",
+        &full[..4],
+        &full[4..6],
+        &full[6..8],
+        &full[8..10],
+        &full[10..12],
+        &full[12..14]
+    ))
 }
 
 /// A file as one `resource` record (its bytes as read, under a `file:` URI), after a
