@@ -213,10 +213,90 @@ fn corpus_table_searches_sorts_and_removes() {
     h.get_by_label("第一回 甄士隐梦幻识通灵　贾雨村风尘怀闺秀").click();
     h.run_steps(2);
     assert_eq!(h.state().selected_docs.len(), 1);
+    // Removal asks first; Cancel keeps the document.
     h.get_by_label("Remove selected (1)").click();
+    h.run_steps(2);
+    h.get_by_label_contains("1 documents will be removed");
+    h.get_by_label("Cancel").click();
+    h.run_steps(3);
+    assert_eq!(h.state().corpus.docs.len(), 5);
+    assert!(h.query_by_label_contains("will be removed").is_none());
+    h.get_by_label("Remove selected (1)").click();
+    h.run_steps(2);
+    h.get_by_label("Remove").click();
     step_until(&mut h, "the removal", |a| a.corpus.docs.len() == 4);
     assert!(h.query_by_label("第一回 甄士隐梦幻识通灵　贾雨村风尘怀闺秀").is_none());
     h.get_by_label_contains("4 documents");
+}
+
+/// The corpus tab is a tree of works (work ▸ chapters in order) whose fields are edited and
+/// whose chapters are regrouped in place, through the engine calls `zhiwen works` uses.
+#[test]
+fn the_corpus_is_a_tree_of_works_edited_and_regrouped_in_place() {
+    use zhiwen::gui::panels::corpus::{Row, rows, work_label};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    step_until(&mut h, "the works", |a| a.corpus.works.len() == 3);
+    let lines = |h: &Harness<'_, ZhiwenApp>| -> Vec<String> {
+        let app = h.state();
+        rows(app)
+            .into_iter()
+            .map(|r| match r {
+                Row::Work(i) => work_label(&app.corpus.works[i]),
+                Row::Document(i) => format!("  {}", zhiwen::report::file_name(&app.corpus.docs[i].path)),
+            })
+            .collect()
+    };
+    // Each work is followed by its chapters in chapter order.
+    let tree = lines(&h);
+    assert_eq!(tree.len(), 8, "{tree:?}");
+    let at = tree.iter().position(|l| l == "《三国演义》 罗贯中").unwrap();
+    assert_eq!(tree[at + 1..at + 4], ["  sanguoyanyi_000.txt", "  sanguoyanyi_001.txt", "  sanguoyanyi_002.txt"]);
+    h.get_by_label("《西游记》 吴承恩");
+    // Folding a work hides its chapters.
+    h.query_all_by_label("▼").next().unwrap().click();
+    h.run_steps(2);
+    let first_chapters = tree.iter().skip(1).take_while(|l| l.starts_with("  ")).count();
+    assert_eq!(lines(&h).len(), 8 - first_chapters, "{:?}", lines(&h));
+    h.state_mut().corpus_tree.collapsed.clear();
+    h.run_steps(2);
+
+    // Editing a work: a second author, saved to the store.
+    h.get_by_label("《红楼梦》 曹雪芹").click();
+    h.run_steps(2);
+    h.get_by_label("Authors").click();
+    h.run_steps(1);
+    h.get_by_label("Authors").type_text("，脂砚斋");
+    h.run_steps(1);
+    h.get_by_label("Save").click();
+    step_until(&mut h, "the edit", |a| a.corpus.works.iter().any(|w| w.authors == ["曹雪芹", "脂砚斋"]));
+    h.get_by_label("《红楼梦》 曹雪芹、脂砚斋");
+
+    // Moving a chapter to a new work named after it, then merging that work back.
+    h.get_by_label("Close").click();
+    h.run_steps(2);
+    h.get_by_label("第三回　议温明董卓叱丁原　馈金珠李肃说吕布").click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected_docs.len(), 1);
+    h.get_by_label("Move").click();
+    step_until(&mut h, "the move", |a| a.corpus.works.len() == 4);
+    let sanguo = |a: &ZhiwenApp| a.corpus.works.iter().find(|w| w.title == "三国演义").unwrap().clone();
+    assert_eq!(sanguo(h.state()).documents.len(), 2);
+    let moved = h.state().corpus.works.iter().find(|w| w.title.starts_with("第三回")).unwrap().clone();
+    assert_eq!(moved.authors, ["罗贯中"], "a new work takes the moved chapter's work's fields");
+    h.get_by_label(&work_label(&moved)).click();
+    h.run_steps(2);
+    h.state_mut().corpus_tree.merge_into = Some(sanguo(h.state()).id);
+    h.run_steps(1);
+    h.get_by_label("Merge").click();
+    step_until(&mut h, "the merge", |a| a.corpus.works.len() == 3);
+    let tree = lines(&h);
+    let at = tree.iter().position(|l| l == "《三国演义》 罗贯中").unwrap();
+    assert!(tree[at + 1..at + 4].contains(&"  sanguoyanyi_002.txt".to_string()), "{tree:?}");
+    // The store agrees (a new app on it shows the same works).
+    let works = zhiwen::Corpus::open(&dir.path().join("corpus.sqlite")).unwrap().works().unwrap();
+    assert_eq!(works.len(), 3);
+    assert!(works.iter().any(|w| w.authors == ["曹雪芹", "脂砚斋"]));
 }
 
 #[test]
@@ -377,7 +457,7 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     step_until(&mut h, "the batch", |a| a.results.len() == 9 && a.checks_running == 0);
     h.run_steps(2);
     // 9 suspects, 4 copy something, binary.txt and empty.txt cannot be read.
-    h.get_by_label_contains("Suspects 9 · With copies 4 · Errors 2 · Works copied 4");
+    h.get_by_label_contains("Suspects 9 · With copies 4 · Errors 2 · Works copied 3");
 
     // Sort by similarity (highest first), then reverse with a second click.
     h.get_by_label("Similarity").click();
@@ -412,16 +492,21 @@ fn triage_of_a_batch_sorts_filters_groups_navigates_and_exports_all() {
     assert!(h.state().results[found[0]].outcome.report.path.contains("gbk_homophones_hongloumeng_000"));
     h.state_mut().triage.search.clear();
 
-    // By work: the corpus chapters copied, each with the suspects that copy it.
+    // By work: the books copied (chapters of one novel are one row, named by its title and
+    // author), each with the suspects that copy it.
     h.get_by_label("By work").click();
     h.run_steps(2);
     let ws = works(h.state());
-    assert_eq!(ws.len(), 4, "{ws:?}");
-    assert!(ws.iter().all(|w| w.suspects == 1 && w.best > 0.05), "{ws:?}");
-    let xiyouji = ws.iter().find(|w| w.path.ends_with("xiyouji_000.txt")).unwrap().clone();
+    let titles: Vec<&str> = ws.iter().map(|w| w.title.as_str()).collect();
+    assert_eq!(ws.len(), 3, "{ws:?}");
+    assert_eq!(titles[0], "《三国演义》 罗贯中", "{ws:?}");
+    assert_eq!(ws[0].suspects, 2, "the excerpt and the traditional-script copy: {ws:?}");
+    assert!(titles.contains(&"《西游记》 吴承恩") && titles.contains(&"《红楼梦》 曹雪芹"), "{titles:?}");
+    assert!(ws.iter().all(|w| w.best > 0.05), "{ws:?}");
+    let xiyouji = ws.iter().find(|w| w.title.contains("西游记")).unwrap().clone();
     h.get_by_label(&xiyouji.title).click();
     h.run_steps(2);
-    assert_eq!(h.state().triage.work, Some(xiyouji.id));
+    assert_eq!(h.state().triage.work, Some(xiyouji.key));
     let copying = visible(h.state());
     assert_eq!(copying.len(), 1);
     assert!(h.state().results[copying[0]].outcome.report.path.ends_with("ads_xiyouji_000.txt"));

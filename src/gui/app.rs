@@ -2,7 +2,8 @@
 
 use super::i18n::Tr;
 use super::jobs::{
-    CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, NoticeDraft, WatchingSnapshot, Worker, native_dialog,
+    CheckOutcome, CorpusSnapshot, Dialog, DialogOpener, Event, NoticeDraft, WatchingSnapshot, Worker, WorksChange,
+    native_dialog,
 };
 use super::panels;
 use super::settings::{STORAGE_KEY, Settings, Theme};
@@ -22,6 +23,12 @@ pub enum Action {
     Import(Vec<PathBuf>),
     Check(Vec<PathBuf>),
     Remove(Vec<u32>),
+    /// Change a work's fields.
+    EditWork(u32, crate::engine::store::works::WorkEdit),
+    /// Move every chapter of the first work into the second.
+    MergeWorks(u32, u32),
+    /// Move documents to a work (or a new one).
+    MoveDocuments(Vec<u32>, crate::engine::store::works::MoveTarget),
     CancelJob,
     DismissImport,
     SelectResult(usize),
@@ -117,6 +124,8 @@ pub struct ZhiwenApp {
     pub search: String,
     pub sort: (panels::corpus::SortBy, bool),
     pub selected_docs: HashSet<u32>,
+    /// The corpus tree's folds, the work being edited, a removal awaiting confirmation.
+    pub corpus_tree: panels::corpus::TreeState,
     pub import: Option<ImportJob>,
     pub results: Vec<CheckResult>,
     /// How the results list is sorted and filtered.
@@ -185,6 +194,7 @@ impl ZhiwenApp {
             search: String::new(),
             sort: (panels::corpus::SortBy::Imported, false),
             selected_docs: HashSet::new(),
+            corpus_tree: Default::default(),
             import: None,
             results: Vec::new(),
             triage: Default::default(),
@@ -421,6 +431,9 @@ impl ZhiwenApp {
                 self.worker.check(paths, self.settings.check.clone(), self.among);
             }
             Action::Remove(ids) => self.worker.remove(ids),
+            Action::EditWork(id, edit) => self.worker.edit_works(WorksChange::Edit(id, edit)),
+            Action::MergeWorks(from, into) => self.worker.edit_works(WorksChange::Merge(from, into)),
+            Action::MoveDocuments(docs, to) => self.worker.edit_works(WorksChange::Move(docs, to)),
             Action::CancelJob => {
                 if let Some(job) = &self.import {
                     job.cancel.cancel();

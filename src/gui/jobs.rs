@@ -25,6 +25,8 @@ use std::time::Duration;
 #[derive(Clone, Default)]
 pub struct CorpusSnapshot {
     pub docs: Arc<Vec<DocumentInfo>>,
+    /// The works, each with its documents in chapter order.
+    pub works: Arc<Vec<crate::engine::store::works::Work>>,
     pub stats: StoreStats,
     pub params: FingerprintParams,
 }
@@ -180,6 +182,7 @@ pub fn native_dialog(dialog: Dialog, folder: Option<&std::path::Path>) -> Dialog
 enum Command {
     Import(Vec<PathBuf>, Cancel),
     Remove(Vec<u32>),
+    Works(WorksChange),
     Refingerprint(FingerprintParams, Cancel),
     /// Check files; with `among`, the files against each other too.
     Check(Vec<PathBuf>, CheckOptions, bool),
@@ -206,6 +209,13 @@ enum Command {
     Discover(Vec<u32>, DiscoverJob, Cancel),
     AllowSite(String),
     RemoveAllowedSite(i64),
+}
+
+/// A change to the works, as `zhiwen works set|merge|move` makes it.
+pub enum WorksChange {
+    Edit(u32, crate::engine::store::works::WorkEdit),
+    Merge(u32, u32),
+    Move(Vec<u32>, crate::engine::store::works::MoveTarget),
 }
 
 /// How a discovery from the app searches.
@@ -245,6 +255,9 @@ impl Worker {
     }
     pub fn remove(&self, ids: Vec<u32>) {
         let _ = self.commands.send(Command::Remove(ids));
+    }
+    pub fn edit_works(&self, change: WorksChange) {
+        let _ = self.commands.send(Command::Works(change));
     }
     pub fn refingerprint(&self, params: FingerprintParams, cancel: Cancel) {
         let _ = self.commands.send(Command::Refingerprint(params, cancel));
@@ -358,6 +371,7 @@ impl Emit {
 fn snapshot(corpus: &Corpus) -> crate::Result<CorpusSnapshot> {
     Ok(CorpusSnapshot {
         docs: Arc::new(corpus.store().documents()?),
+        works: Arc::new(corpus.works()?),
         stats: corpus.store().stats()?,
         params: corpus.params(),
     })
@@ -401,6 +415,17 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
             }
             Command::Remove(ids) => {
                 if let Err(e) = corpus.remove(&ids) {
+                    emit.send(Event::Failed(e.to_string()));
+                }
+                publish(&corpus);
+            }
+            Command::Works(change) => {
+                let done = match change {
+                    WorksChange::Edit(id, edit) => corpus.edit_work(id, &edit),
+                    WorksChange::Merge(from, into) => corpus.merge_works(from, into),
+                    WorksChange::Move(docs, to) => corpus.move_documents(&docs, &to).map(|_| ()),
+                };
+                if let Err(e) = done {
                     emit.send(Event::Failed(e.to_string()));
                 }
                 publish(&corpus);

@@ -2,7 +2,7 @@
 //! columns, filters, and the same results grouped by the corpus work they copy), the
 //! side-by-side viewer of the selected result in the middle.
 
-use super::{file_name, viewer};
+use super::viewer;
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::jobs::Dialog;
 use eframe::egui;
@@ -35,16 +35,40 @@ pub struct Triage {
     pub search: String,
     /// Show the works-by-suspects table instead of the suspects.
     pub by_work: bool,
-    /// Only suspects that copy this corpus document.
-    pub work: Option<u32>,
+    /// Only suspects that copy this work.
+    pub work: Option<WorkKey>,
+}
+
+/// What *By work* groups by: a work of the corpus, or a document that belongs to none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WorkKey {
+    Work(u32),
+    Document(u32),
+}
+
+impl WorkKey {
+    pub fn of(s: &crate::engine::check::SourceMatch) -> WorkKey {
+        s.work.as_ref().map_or(WorkKey::Document(s.id), |w| WorkKey::Work(w.id))
+    }
+}
+
+/// A work (`《title》 authors`), or a source without one by its title.
+fn work_name(s: &crate::engine::check::SourceMatch) -> String {
+    match &s.work {
+        Some(w) if w.authors.is_empty() => format!("《{}》", w.title),
+        Some(w) => format!("《{}》 {}", w.title, w.authors.join("、")),
+        None => s.title.clone(),
+    }
 }
 
 /// One corpus work and the suspects of this batch that copy it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkRow {
-    pub id: u32,
+    pub key: WorkKey,
+    /// `《西游记》 吴承恩`.
     pub title: String,
-    pub path: String,
+    /// The chapters copied, by their titles.
+    pub chapters: Vec<String>,
     pub suspects: usize,
     /// Highest similarity of a suspect to this work.
     pub best: f64,
@@ -65,7 +89,7 @@ pub fn visible(app: &ZhiwenApp) -> Vec<usize> {
             let copies = !r.sources.is_empty();
             (!t.copies_only || copies)
                 && (r.error.is_some() || r.similarity * 100.0 >= t.min_similarity)
-                && t.work.is_none_or(|w| r.sources.iter().any(|s| s.id == w))
+                && t.work.is_none_or(|w| r.sources.iter().any(|s| WorkKey::of(s) == w))
                 && (needle.is_empty()
                     || r.path.to_lowercase().contains(&needle)
                     || r.sources
@@ -74,10 +98,11 @@ pub fn visible(app: &ZhiwenApp) -> Vec<usize> {
         })
         .collect();
     let report = |i: usize| &app.results[i].outcome.report;
-    let top_title = |i: usize| report(i).sources.first().map_or(String::new(), |s| s.title.clone());
+    let top_title = |i: usize| report(i).sources.first().map_or(String::new(), |s| s.label());
+    let names = suspect_names(app);
     match t.sort {
         ResultSort::Arrival => {}
-        ResultSort::Suspect => out.sort_by_cached_key(|&i| file_name(&report(i).path)),
+        ResultSort::Suspect => out.sort_by_cached_key(|&i| names[i].clone()),
         ResultSort::Similarity => out.sort_by(|&a, &b| report(a).similarity.total_cmp(&report(b).similarity)),
         ResultSort::TopSource => out.sort_by_cached_key(|&i| top_title(i)),
         ResultSort::Passages => out.sort_by_key(|&i| passages(report(i))),
@@ -89,27 +114,43 @@ pub fn visible(app: &ZhiwenApp) -> Vec<usize> {
     out
 }
 
-/// The works of the corpus copied by this batch, most copied first.
+/// The works of the corpus copied by this batch (chapters of one book are one row), most
+/// copied first.
 pub fn works(app: &ZhiwenApp) -> Vec<WorkRow> {
-    let mut by_id: BTreeMap<u32, WorkRow> = BTreeMap::new();
+    let mut by_key: BTreeMap<WorkKey, WorkRow> = BTreeMap::new();
     for r in &app.results {
+        let mut counted = std::collections::HashSet::new();
         for s in &r.outcome.report.sources {
-            let w = by_id.entry(s.id).or_insert_with(|| WorkRow {
-                id: s.id,
-                title: s.title.clone(),
-                path: s.path.clone(),
+            let key = WorkKey::of(s);
+            let w = by_key.entry(key).or_insert_with(|| WorkRow {
+                key,
+                title: work_name(s),
+                chapters: Vec::new(),
                 suspects: 0,
                 best: 0.0,
                 passages: 0,
             });
-            w.suspects += 1;
+            // A suspect copying three chapters of one book counts once for the book.
+            if counted.insert(key) {
+                w.suspects += 1;
+            }
+            if !w.chapters.contains(&s.title) {
+                w.chapters.push(s.title.clone());
+            }
             w.best = w.best.max(s.similarity);
             w.passages += s.passages.len();
         }
     }
-    let mut out: Vec<WorkRow> = by_id.into_values().collect();
-    out.sort_by(|a, b| b.suspects.cmp(&a.suspects).then(b.best.total_cmp(&a.best)).then(a.id.cmp(&b.id)));
+    let mut out: Vec<WorkRow> = by_key.into_values().collect();
+    out.sort_by(|a, b| b.suspects.cmp(&a.suspects).then(b.best.total_cmp(&a.best)).then(a.key.cmp(&b.key)));
     out
+}
+
+/// How the results list names each suspect: its file name, or, where file names repeat in
+/// the batch (five `000.txt`), as many of the last folders as tell them apart.
+pub fn suspect_names(app: &ZhiwenApp) -> Vec<String> {
+    let paths: Vec<&str> = app.results.iter().map(|r| r.outcome.report.path.as_str()).collect();
+    super::distinct_names(&paths)
 }
 
 /// The batch in one line: how many suspects, how many copy, errors, works copied.
@@ -127,8 +168,8 @@ pub fn summary(app: &ZhiwenApp, shown: usize) -> String {
         tr.works_copied,
         app.results
             .iter()
-            .flat_map(|r| r.outcome.report.sources.iter().map(|s| s.id))
-            .collect::<std::collections::HashSet<u32>>()
+            .flat_map(|r| r.outcome.report.sources.iter().map(WorkKey::of))
+            .collect::<std::collections::HashSet<WorkKey>>()
             .len(),
         tr.best,
         best * 100.0,
@@ -199,8 +240,8 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 .results
                 .iter()
                 .flat_map(|r| &r.outcome.report.sources)
-                .find(|s| s.id == w)
-                .map_or(String::new(), |s| s.title.clone());
+                .find(|s| WorkKey::of(s) == w)
+                .map_or(String::new(), work_name);
             ui.horizontal(|ui| {
                 ui.label(format!("{}: {title}", tr.work));
                 if ui.small_button(tr.all_suspects).clicked() {
@@ -236,6 +277,7 @@ fn sort_header(ui: &mut egui::Ui, app: &mut ZhiwenApp, label: &str, by: ResultSo
 fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
     let tr = app.tr();
     let selected = app.viewer.as_ref().map(|v| v.result);
+    let names = suspect_names(app);
     // Rows are clicked as a whole; selectable labels would take the click.
     ui.style_mut().interaction.selectable_labels = false;
     let mut table = TableBuilder::new(ui)
@@ -264,7 +306,7 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                 let r = &app.results[i].outcome.report;
                 row.set_selected(selected == Some(i));
                 row.col(|ui| {
-                    ui.label(file_name(&r.path)).on_hover_text(&r.path);
+                    ui.label(&names[i]).on_hover_text(&r.path);
                 });
                 row.col(|ui| {
                     if r.error.is_none() {
@@ -276,7 +318,7 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                         ui.colored_label(ui.visuals().error_fg_color, e).on_hover_text(e);
                     }
                     (Some(s), None) => {
-                        ui.label(&s.title).on_hover_text(&s.path);
+                        ui.label(s.label()).on_hover_text(&s.path);
                     }
                     (None, None) => {
                         ui.label(egui::RichText::new(tr.no_source).weak());
@@ -326,9 +368,9 @@ fn works_table(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         .body(|body| {
             body.rows(26.0, rows.len(), |mut row| {
                 let w = &rows[row.index()];
-                row.set_selected(app.triage.work == Some(w.id));
+                row.set_selected(app.triage.work == Some(w.key));
                 row.col(|ui| {
-                    ui.label(&w.title).on_hover_text(&w.path);
+                    ui.label(&w.title).on_hover_text(w.chapters.join("\n"));
                 });
                 row.col(|ui| {
                     ui.label(w.suspects.to_string());
@@ -340,7 +382,7 @@ fn works_table(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     ui.label(w.passages.to_string());
                 });
                 if row.response().clicked() {
-                    clicked = Some(w.id);
+                    clicked = Some(w.key);
                 }
             });
         });

@@ -55,3 +55,57 @@ pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>, 
     let text = eframe::egui::RichText::new(format!("{label}{arrow}")).strong();
     ui.add(eframe::egui::Button::new(text).frame(framed)).clicked()
 }
+
+/// Short names that tell paths apart: each path's file name, and where names repeat, as many
+/// of the last folders as make them differ (`…/xiyouji/000.txt`, `…/hongloumeng/000.txt`).
+pub fn distinct_names(paths: &[&str]) -> Vec<String> {
+    let parts: Vec<Vec<&str>> =
+        paths.iter().map(|p| p.split(['/', '\\']).filter(|c| !c.is_empty()).collect()).collect();
+    let name = |i: usize, depth: usize| {
+        let p = &parts[i];
+        if p.is_empty() { paths[i].to_string() } else { p[p.len().saturating_sub(depth)..].join("/") }
+    };
+    let mut depth = vec![1usize; paths.len()];
+    loop {
+        let mut same: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (i, &d) in depth.iter().enumerate() {
+            same.entry(name(i, d)).or_default().push(i);
+        }
+        let mut deeper = false;
+        for group in same.into_values().filter(|g| g.len() > 1) {
+            for i in group {
+                if depth[i] < parts[i].len() {
+                    depth[i] += 1;
+                    deeper = true;
+                }
+            }
+        }
+        if !deeper {
+            break;
+        }
+    }
+    (0..paths.len())
+        .map(|i| {
+            if depth[i] > 1 && depth[i] < parts[i].len() {
+                format!("…/{}", name(i, depth[i]))
+            } else {
+                name(i, depth[i])
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn distinct_names_add_folders_only_where_file_names_repeat() {
+        let paths = ["/a/xiyouji/000.txt", "/a/hongloumeng/000.txt", "/b/solo.txt", "/c/x/000.txt"];
+        let names = super::distinct_names(&paths);
+        assert_eq!(names, ["…/xiyouji/000.txt", "…/hongloumeng/000.txt", "solo.txt", "…/x/000.txt"]);
+        // Two folders of the same name: one more level.
+        let names = super::distinct_names(&["/p/one/ch/1.txt", "/p/two/ch/1.txt"]);
+        assert_eq!(names, ["…/one/ch/1.txt", "…/two/ch/1.txt"]);
+        // The same file twice stays as it is.
+        assert_eq!(super::distinct_names(&["/a/b.txt", "/a/b.txt"]), ["a/b.txt", "a/b.txt"]);
+    }
+}
