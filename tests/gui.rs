@@ -299,6 +299,26 @@ fn the_corpus_is_a_tree_of_works_edited_and_regrouped_in_place() {
     assert!(works.iter().any(|w| w.authors == ["曹雪芹", "脂砚斋"]));
 }
 
+/// A notice asks a website's host to take pages down: ticked file findings disable it and
+/// say why in plain words (it answered "invalid setting: …").
+#[test]
+fn a_notice_is_refused_for_file_findings_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    drop_to_check(&mut h, &suspect("ads_xiyouji_000.txt"));
+    step_until(&mut h, "the finding", |a| a.findings.len() == 1 && a.checks_running == 0);
+    h.get_by_label("Findings (1)").click();
+    h.run_steps(2);
+    let id = h.state().findings[0].id;
+    h.get_by_label(&id.to_string()).click();
+    h.run_steps(2);
+    h.get_by_label_contains("1 of the ticked findings are files, not web pages");
+    h.get_by_label("Notice…").click();
+    h.run_steps(3);
+    assert!(h.state().notice.is_none());
+    assert!(!h.state().messages.iter().any(|m| m.contains("invalid setting")), "{:?}", h.state().messages);
+}
+
 #[test]
 fn settings_apply_reset_and_theme() {
     let dir = tempfile::tempdir().unwrap();
@@ -307,6 +327,17 @@ fn settings_apply_reset_and_theme() {
     h.get_by_label("Settings").click();
     h.run_steps(5);
     assert!(h.state().show_settings);
+    // Every setting explains itself in plain words when hovered.
+    for (label, words) in [
+        ("Maximum distance (bits)", "64 bits may differ"),
+        ("Minimum evidence (bits)", "about 4 bits per Chinese character"),
+        ("Step (units)", "How far apart fingerprints start"),
+        ("Windows at content anchors (about 2-4× faster checks)", "inserted or deleted by a pirate"),
+    ] {
+        h.get_by_label(label).hover();
+        h.run_steps(30);
+        assert!(h.query_by_label_contains(words).is_some(), "no explanation of {label} when hovered");
+    }
     h.state_mut().draft.check.min_passage_chars = 120;
     h.state_mut().draft.check.max_distance = 4;
     h.get_by_label("Apply").click();
@@ -664,6 +695,15 @@ fn web_pages_checked_in_the_app_are_kept_as_findings_across_restarts() {
     h.run_steps(2);
     h.get_by_label("Open").click();
     step_until(&mut h, "the finding in the viewer", |a| a.results.len() == 1 && a.viewer.is_some());
+    // Opened twice, it is listed once.
+    h.get_by_label("Findings (1)").click();
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    step_until(&mut h, "the finding in the viewer again", |a| {
+        a.tab == zhiwen::gui::app::Tab::Checks && a.viewer.is_some()
+    });
+    h.run_steps(3);
+    assert_eq!(h.state().results.len(), 1);
     let outcome = &h.state().results[0].outcome;
     assert!(outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
     assert!(outcome.text.as_deref().unwrap().contains("张翼德怒鞭督邮"));
@@ -849,6 +889,25 @@ fn duplicates_are_grouped_compared_and_exported_and_suspects_are_compared_among_
         .collect();
     pairs.sort();
     assert_eq!(pairs, ["essay_a.txt+essay_b.txt", "essay_a.txt+essay_c.txt", "essay_b.txt+essay_c.txt"]);
+
+    // Compare again with other results listed: the comparison takes its old place and is
+    // what the viewer shows (it was appended, with the old suspect left in the viewer).
+    let listed = h.state().results.len();
+    h.key_press(eframe::egui::Key::J);
+    h.run_steps(2);
+    assert_ne!(h.state().viewer.as_ref().map(|v| v.result), Some(0), "another result in the viewer");
+    h.get_by_label("Duplicates").click();
+    h.run_steps(2);
+    h.get_by_label("Compare").click();
+    step_until(&mut h, "the comparison shown again", |a| a.viewer.as_ref().is_some_and(|v| v.result == 0));
+    let o = &h.state().results[0].outcome;
+    assert_eq!(pair_files(&format!("{} ↔ {}", o.report.path, o.report.sources[0].path)), "repost.txt+xiyouji_000.txt");
+    assert_eq!(h.state().results.len(), listed);
+    // Clear empties the list and the viewer.
+    h.get_by_label("Clear").click();
+    h.run_steps(2);
+    assert!(h.state().results.is_empty() && h.state().viewer.is_none());
+    h.get_by_label("No checks yet.");
 }
 
 /// `/x/a.txt ↔ b.txt` as `a.txt+b.txt`, the two file names in order.

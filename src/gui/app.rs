@@ -37,6 +37,8 @@ pub enum Action {
     NextPassage,
     PreviousPassage,
     CloseViewer,
+    /// Empty the results list (the findings library keeps what was found).
+    ClearResults,
     ExportTo(PathBuf),
     /// One HTML report per result and an index, into this folder.
     ExportAll(PathBuf),
@@ -276,6 +278,24 @@ impl ZhiwenApp {
                         self.actions.push(Action::SelectResult(0));
                     }
                 }
+                Event::Shown(outcome) => {
+                    let same = self.results.iter().position(|r| r.outcome.report.path == outcome.report.path);
+                    let at = match same {
+                        Some(i) => {
+                            self.results[i] = CheckResult { outcome: *outcome };
+                            i
+                        }
+                        None => {
+                            self.results.push(CheckResult { outcome: *outcome });
+                            self.results.len() - 1
+                        }
+                    };
+                    // Shown whatever the filters: they would hide what was asked for.
+                    self.triage.work = None;
+                    self.triage.search.clear();
+                    self.triage.min_similarity = 0.0;
+                    self.actions.push(Action::SelectResult(at));
+                }
                 Event::CheckBatchDone => self.checks_running = self.checks_running.saturating_sub(1),
                 Event::Picked(dialog, paths) => self.picked(dialog, paths),
                 Event::DialogUnavailable(dialog, why) => {
@@ -512,6 +532,11 @@ impl ZhiwenApp {
                     self.duplicates.found_with = self.duplicates.opts.clone();
                     self.worker.clusters(self.duplicates.opts.clone(), cancel);
                 }
+            }
+            Action::ClearResults => {
+                self.results.clear();
+                self.viewer = None;
+                self.triage.work = None;
             }
             Action::CompareDocuments(doc, with) => {
                 self.tab = Tab::Checks;

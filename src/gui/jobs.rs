@@ -44,6 +44,9 @@ pub enum Event {
     Progress(Progress),
     ImportDone(ImportReport),
     Checked(Box<CheckOutcome>),
+    /// A result the user asked to see (a finding opened, two documents compared): it takes
+    /// the place of an earlier result of the same suspect and opens in the viewer.
+    Shown(Box<CheckOutcome>),
     CheckBatchDone,
     /// A file dialog closed: what it was for, and the chosen paths (empty if cancelled).
     Picked(Dialog, Vec<PathBuf>),
@@ -476,7 +479,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 Err(e) => emit.send(Event::Failed(format!("{}: {e}", dir.display()))),
             },
             Command::OpenFinding(id) => match open_finding(&corpus, id) {
-                Ok(outcome) => emit.send(Event::Checked(Box::new(outcome))),
+                Ok(outcome) => emit.send(Event::Shown(Box::new(outcome))),
                 Err(e) => emit.send(Event::Failed(e.to_string())),
             },
             Command::RemoveFinding(id) => {
@@ -590,7 +593,7 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 emit.send(Event::Clusters(found));
             }
             Command::CompareDocuments(doc, with) => match compare_documents(&corpus, doc, with) {
-                Ok(outcome) => emit.send(Event::Checked(Box::new(outcome))),
+                Ok(outcome) => emit.send(Event::Shown(Box::new(outcome))),
                 Err(e) => emit.send(Event::Failed(e.to_string())),
             },
             Command::ExportSummary(path) => {

@@ -223,6 +223,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             if ui.button(tr.export_all).clicked() {
                 app.actions.push(Action::OpenDialog(Dialog::ExportAll));
             }
+            if ui.button(tr.clear_results).on_hover_text(tr.clear_results_tip).clicked() {
+                app.actions.push(Action::ClearResults);
+            }
         });
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut app.triage.copies_only, tr.copies_only);

@@ -23,10 +23,23 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let ticked: Vec<i64> =
                 app.findings.iter().map(|f| f.id).filter(|id| app.selected_findings.contains(id)).collect();
-            if ui.add_enabled(!ticked.is_empty(), egui::Button::new(tr.notice)).clicked() {
+            // A notice asks a host to take pages down: files have no host to ask.
+            let files = app
+                .findings
+                .iter()
+                .filter(|f| ticked.contains(&f.id) && f.kind == crate::engine::store::FindingKind::File)
+                .count();
+            let button = ui
+                .add_enabled(!ticked.is_empty() && files == 0, egui::Button::new(tr.notice))
+                .on_disabled_hover_text(tr.notice_hint);
+            if button.clicked() {
                 actions.push(Action::DraftNotice(ticked, Jurisdiction::Dmca));
             }
-            ui.label(egui::RichText::new(tr.notice_hint).weak());
+            if files > 0 {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("{files} {}", tr.notice_files));
+            } else {
+                ui.label(egui::RichText::new(tr.notice_hint).weak());
+            }
         });
         TableBuilder::new(ui)
             .striped(true)

@@ -17,66 +17,60 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
     egui::Window::new(tr.settings).open(&mut open).resizable(false).show(ctx, |ui| {
         let d = &mut app.draft;
         egui::Grid::new("settings_grid").num_columns(2).spacing([16.0, 8.0]).show(ui, |ui| {
-            ui.label(tr.window_size);
-            ui.add(egui::DragValue::new(&mut d.fingerprint.window).range(4..=1024));
-            ui.end_row();
-            ui.label(tr.step);
-            ui.add(egui::DragValue::new(&mut d.fingerprint.step).range(1..=d.fingerprint.window));
-            ui.end_row();
-            let label = ui.label(tr.rarity_weighting);
+            setting(ui, tr.window_size, tr.window_size_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.fingerprint.window).range(4..=1024))
+            });
+            let window = d.fingerprint.window;
+            setting(ui, tr.step, tr.step_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.fingerprint.step).range(1..=window))
+            });
             let mut rarity = d.fingerprint.weighting == Weighting::Rarity;
-            if ui.checkbox(&mut rarity, "").labelled_by(label.id).changed() {
+            if setting(ui, tr.rarity_weighting, tr.rarity_weighting_tip, |ui| ui.checkbox(&mut rarity, "")).changed() {
                 d.fingerprint.weighting = if rarity { Weighting::Rarity } else { Weighting::Uniform };
             }
-            ui.end_row();
-            let label = ui.label(tr.anchored_windows);
             let mut anchored = d.fingerprint.anchoring == Anchoring::Winnowed;
-            if ui.checkbox(&mut anchored, "").labelled_by(label.id).changed() {
+            if setting(ui, tr.anchored_windows, tr.anchored_windows_tip, |ui| ui.checkbox(&mut anchored, "")).changed()
+            {
                 d.fingerprint.anchoring = if anchored { Anchoring::Winnowed } else { Anchoring::EveryStep };
             }
-            ui.end_row();
-            ui.label(tr.max_distance);
-            ui.add(
-                egui::DragValue::new(&mut d.check.max_distance).range(0..=crate::engine::params::MAX_DISTANCE_LIMIT),
-            );
-            ui.end_row();
-            ui.label(tr.min_passage);
-            ui.add(egui::DragValue::new(&mut d.check.min_passage_chars).range(0..=100_000));
-            ui.end_row();
-            ui.label(tr.min_evidence);
-            ui.add(egui::DragValue::new(&mut d.check.min_evidence_bits).range(0.0..=100_000.0));
-            ui.end_row();
-            let label = ui.label(tr.crawl_delay);
-            ui.add(egui::DragValue::new(&mut d.crawl_delay).range(0.0..=60.0).speed(0.1)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label(tr.proxy);
-            ui.add(egui::TextEdit::singleline(&mut d.proxy).desired_width(240.0)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label(tr.tsa);
-            ui.add(egui::TextEdit::singleline(&mut d.tsa).desired_width(240.0)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label(tr.search_engine).on_hover_text(tr.search_engine_tip);
-            ui.add(
-                egui::TextEdit::singleline(&mut d.search_url).hint_text("http://localhost:8888").desired_width(240.0),
-            )
-            .labelled_by(label.id)
-            .on_hover_text(tr.search_engine_tip);
-            ui.end_row();
-            let label = ui.label(tr.query_interval);
-            ui.add(egui::DragValue::new(&mut d.query_interval).range(0.0..=120.0).speed(0.1)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label(tr.discover_private).on_hover_text(tr.discover_private_tip);
-            ui.checkbox(&mut d.discover_private, "").labelled_by(label.id).on_hover_text(tr.discover_private_tip);
-            ui.end_row();
-            let label = ui.label(tr.builtin_dialogs);
-            ui.checkbox(&mut d.builtin_dialogs, "").labelled_by(label.id);
-            ui.end_row();
-            ui.label(tr.store_location);
+            setting(ui, tr.max_distance, tr.max_distance_tip, |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut d.check.max_distance)
+                        .range(0..=crate::engine::params::MAX_DISTANCE_LIMIT),
+                )
+            });
+            setting(ui, tr.min_passage, tr.min_passage_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.check.min_passage_chars).range(0..=100_000))
+            });
+            setting(ui, tr.min_evidence, tr.min_evidence_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.check.min_evidence_bits).range(0.0..=100_000.0))
+            });
+            setting(ui, tr.crawl_delay, tr.crawl_delay_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.crawl_delay).range(0.0..=60.0).speed(0.1))
+            });
+            setting(ui, tr.proxy, tr.proxy_tip, |ui| {
+                ui.add(egui::TextEdit::singleline(&mut d.proxy).desired_width(240.0))
+            });
+            setting(ui, tr.tsa, tr.tsa_tip, |ui| ui.add(egui::TextEdit::singleline(&mut d.tsa).desired_width(240.0)));
+            setting(ui, tr.search_engine, tr.search_engine_tip, |ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut d.search_url)
+                        .hint_text("http://localhost:8888")
+                        .desired_width(240.0),
+                )
+            });
+            setting(ui, tr.query_interval, tr.query_interval_tip, |ui| {
+                ui.add(egui::DragValue::new(&mut d.query_interval).range(0.0..=120.0).speed(0.1))
+            });
+            setting(ui, tr.discover_private, tr.discover_private_tip, |ui| ui.checkbox(&mut d.discover_private, ""));
+            setting(ui, tr.builtin_dialogs, tr.builtin_dialogs_tip, |ui| ui.checkbox(&mut d.builtin_dialogs, ""));
             let mut store = d.store.as_ref().map_or_else(|| app.db.display().to_string(), |p| p.display().to_string());
-            if ui.add(egui::TextEdit::singleline(&mut store).desired_width(360.0)).changed() {
+            let edited = setting(ui, tr.store_location, tr.store_location_tip, |ui| {
+                ui.add(egui::TextEdit::singleline(&mut store).desired_width(360.0))
+            });
+            if edited.changed() {
                 d.store = Some(store.into());
             }
-            ui.end_row();
         });
         ui.label(egui::RichText::new(tr.refingerprint_note).weak().small());
         ui.separator();
@@ -99,7 +93,7 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             }
         });
         ui.separator();
-        ui.strong(tr.rights_holder);
+        ui.strong(tr.rights_holder).on_hover_text(tr.holder_tip);
         let h = &mut app.holder_draft;
         egui::Grid::new("holder_grid").num_columns(2).spacing([16.0, 6.0]).show(ui, |ui| {
             let fields = [
@@ -110,9 +104,7 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
                 (tr.holder_signatory, &mut h.signatory),
             ];
             for (label, value) in fields {
-                let label = ui.label(label);
-                ui.add(egui::TextEdit::singleline(value).desired_width(360.0)).labelled_by(label.id);
-                ui.end_row();
+                setting(ui, label, tr.holder_tip, |ui| ui.add(egui::TextEdit::singleline(value).desired_width(360.0)));
             }
         });
         ui.horizontal(|ui| {
@@ -142,4 +134,18 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
     if !open {
         app.show_settings = false;
     }
+}
+
+/// One row of a settings grid: the label and the control, both explaining the setting in
+/// plain words when hovered; the control's response.
+fn setting(
+    ui: &mut egui::Ui,
+    label: &str,
+    tip: &str,
+    control: impl FnOnce(&mut egui::Ui) -> egui::Response,
+) -> egui::Response {
+    let label = ui.label(label).on_hover_text(tip);
+    let response = control(ui).labelled_by(label.id).on_hover_text(tip);
+    ui.end_row();
+    response
 }
