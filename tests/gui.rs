@@ -319,6 +319,97 @@ fn a_notice_is_refused_for_file_findings_in_plain_words() {
     assert!(!h.state().messages.iter().any(|m| m.contains("invalid setting")), "{:?}", h.state().messages);
 }
 
+/// Unrelated text that matches nothing: Han characters from a pseudo-random sequence, in lines.
+fn filler(chars: usize, seed: u64) -> String {
+    let pool: Vec<char> = "天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜金生丽水玉出昆冈剑号巨阙珠称夜光果珍李柰菜重芥姜海咸河淡鳞潜羽翔龙师火帝鸟官人皇始制文字乃服衣裳推位让国有虞陶唐吊民伐罪周发殷汤坐朝问道垂拱平章爱育黎首臣伏戎羌遐迩一体率宾归王鸣凤在竹白驹食场化被草木赖及万方".chars().collect();
+    let mut x = seed;
+    let mut out = String::with_capacity(chars * 3);
+    for i in 0..chars {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        out.push(pool[(x >> 33) as usize % pool.len()]);
+        if i % 60 == 59 {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A long suspect (400,000 characters before the copy) opens with the suspect side at
+/// passage #1, and Next/Previous scroll both sides there.
+#[test]
+fn a_long_suspect_opens_at_its_first_passage() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    let chapter = std::fs::read_to_string(fixtures().join("corpus/xiyouji_000.txt")).unwrap();
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, format!("{}\n{chapter}\n{}", filler(400_000, 7), filler(20_000, 9))).unwrap();
+    drop_to_check(&mut h, &long);
+    step_until(&mut h, "the long check", |a| a.results.len() == 1 && a.viewer.is_some() && a.checks_running == 0);
+    h.run_steps(12);
+    let first = |h: &Harness<'_, ZhiwenApp>| {
+        let a = h.state();
+        let v = a.viewer.as_ref().unwrap();
+        let p = &a.results[v.result].outcome.report.sources[v.source].passages[v.passage];
+        (v.left.first_visible(), p.suspect_start, v.right.first_visible(), p.source_start)
+    };
+    let (left, start, _, _) = first(&h);
+    assert!(start > 400_000, "passage #1 starts at {start}");
+    assert!(left + 2_000 > start && left <= start, "the suspect side shows character {left}, passage #1 is at {start}");
+}
+
+/// Status messages clear themselves after a while; a new one shows again.
+#[test]
+fn status_messages_clear_themselves() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_harness(dir.path().join("corpus.sqlite"), dir.path().join("r.json"));
+    h.step();
+    h.state_mut().messages.push("Report written to r.html".into());
+    h.run_steps(2);
+    h.get_by_label("Report written to r.html");
+    // As if the message had been shown longer than it is shown for.
+    let (n, at) = h.state().message_shown.unwrap();
+    let long_ago = at.checked_sub(zhiwen::gui::app::MESSAGE_SHOWN_FOR + Duration::from_secs(1)).unwrap();
+    h.state_mut().message_shown = Some((n, long_ago));
+    h.run_steps(2);
+    assert!(h.query_by_label("Report written to r.html").is_none());
+    h.state_mut().messages.push("Exported r.csv".into());
+    h.run_steps(2);
+    h.get_by_label("Exported r.csv");
+}
+
+/// With Follow links ticked, a chapter link (not a contents page) and a contents page that
+/// answers 404 are each said: in the results with their error and in the status bar.
+#[test]
+fn failed_web_checks_are_said_in_the_results_and_the_status_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::web::serve();
+    let mut h = imported_harness(dir.path());
+    h.state_mut().settings.proxy = "none".into();
+    h.state_mut().settings.crawl_delay = 0.0;
+    h.state_mut().tab = zhiwen::gui::app::Tab::Checks;
+    h.state_mut().follow_links = true;
+    h.state_mut().url_input = format!("{}/no/such/book/", site.base);
+    h.run_steps(1);
+    h.get_by_label("Check page").click();
+    step_until(&mut h, "the missing contents page", |a| a.checks_running == 0 && !a.results.is_empty());
+    let r = &h.state().results[0].outcome.report;
+    assert!(r.error.as_deref().is_some_and(|e| e.contains("404")), "{r:?}");
+    assert!(h.state().messages.last().is_some_and(|m| m.contains("404")), "{:?}", h.state().messages);
+    h.run_steps(2);
+    assert!(h.query_all_by_label_contains("404").count() >= 2, "in its row and in the status bar");
+
+    // A chapter page (no chapter links on it) with Follow links: checked, or said why not.
+    h.state_mut().url_input = format!("{}/book/1/4b.html", site.base);
+    h.run_steps(1);
+    h.get_by_label("Check page").click();
+    step_until(&mut h, "the followed chapter", |a| a.checks_running == 0 && a.results.len() == 2);
+    let r = &h.state().results[1].outcome.report;
+    match &r.error {
+        Some(e) => assert!(h.state().messages.iter().any(|m| m.contains(e.as_str())), "{e} not said"),
+        None => assert!(!r.sources.is_empty(), "{r:?}"),
+    }
+}
+
 #[test]
 fn settings_apply_reset_and_theme() {
     let dir = tempfile::tempdir().unwrap();

@@ -148,6 +148,9 @@ pub struct ZhiwenApp {
     /// Settings being edited in the settings window.
     pub draft: Settings,
     pub messages: Vec<String>,
+    /// How many messages there were when the last one was first shown, and when: the status
+    /// bar shows it for `MESSAGE_SHOWN_FOR`, then clears itself.
+    pub message_shown: Option<(usize, Instant)>,
     pub actions: Vec<Action>,
     /// The title last sent to the window, so it is sent again only when it changes.
     window_title: String,
@@ -181,6 +184,9 @@ pub struct ZhiwenApp {
     pub duplicates: DuplicatesState,
 }
 
+/// How long the status bar shows a message.
+pub const MESSAGE_SHOWN_FOR: std::time::Duration = std::time::Duration::from_secs(15);
+
 /// How often the app looks for due watches while open.
 const DUE_CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -212,6 +218,7 @@ impl ZhiwenApp {
             draft: settings.clone(),
             settings,
             messages: Vec::new(),
+            message_shown: None,
             actions: Vec::new(),
             window_title: String::new(),
             file_dialog: None,
@@ -235,6 +242,20 @@ impl ZhiwenApp {
             among: false,
             duplicates: DuplicatesState::default(),
         }
+    }
+
+    /// The message the status bar shows now: the newest, for `MESSAGE_SHOWN_FOR` after it
+    /// came, and how long it has left.
+    pub fn status_message(&mut self, now: Instant) -> Option<(String, std::time::Duration)> {
+        let last = self.messages.last()?.clone();
+        let since = match self.message_shown {
+            Some((n, at)) if n == self.messages.len() => at,
+            _ => {
+                self.message_shown = Some((self.messages.len(), now));
+                now
+            }
+        };
+        MESSAGE_SHOWN_FOR.checked_sub(now.saturating_duration_since(since)).map(|left| (last, left))
     }
 
     pub fn tr(&self) -> &'static Tr {

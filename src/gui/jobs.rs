@@ -799,6 +799,16 @@ fn check_web_batch(
     let progress = |url: &str| emit.send(Event::Fetching(Some(url.to_string())));
     match checker.check_urls(&urls, &web, &opts, &progress, &cancel) {
         Ok(results) => {
+            // Pages that could not be checked are said in the status bar too, not only in
+            // their rows (a missing contents page looked like a page with nothing copied).
+            let failed: Vec<&str> = results.iter().filter_map(|w| w.report.error.as_deref()).collect();
+            if let Some(first) = failed.first() {
+                emit.send(Event::Failed(if failed.len() == 1 {
+                    first.to_string()
+                } else {
+                    format!("{} of {} pages could not be checked; {first}", failed.len(), results.len())
+                }));
+            }
             for mut w in results {
                 let mut kept = w.suspect.is_none();
                 if let Some(suspect) = &w.suspect {
@@ -823,7 +833,15 @@ fn check_web_batch(
                 emit.send(Event::Checked(Box::new(CheckOutcome { report: w.report, text, sources })));
             }
         }
-        Err(e) => emit.send(Event::Failed(e.to_string())),
+        Err(crate::Error::Cancelled) => {}
+        // The batch as a whole failed: each address gets a row with the reason, and the bar says it.
+        Err(e) => {
+            for url in &urls {
+                let report = SuspectReport::failed(url.clone(), format!("{url}: {e}"));
+                emit.send(Event::Checked(Box::new(CheckOutcome { report, text: None, sources: Vec::new() })));
+            }
+            emit.send(Event::Failed(e.to_string()));
+        }
     }
     web_work_done(&checker, &emit);
     emit.send(Event::CheckBatchDone);

@@ -27,6 +27,8 @@ pub struct TextPane {
     /// Frames spent on `pending_scroll`: an area that never gets there (no rows, a zero
     /// height) must not keep the app repainting forever.
     scroll_frames: u32,
+    /// The first character on screen when last drawn.
+    first_visible: usize,
 }
 
 pub const FONT_SIZE: f32 = 15.0;
@@ -43,6 +45,7 @@ impl TextPane {
             widths: HashMap::new(),
             pending_scroll: None,
             scroll_frames: 0,
+            first_visible: 0,
         }
     }
 
@@ -65,24 +68,7 @@ impl TextPane {
                 }
             });
         }
-        self.rows.clear();
-        let (mut start, mut x) = (0, 0.0);
-        for (i, c) in self.chars.iter().enumerate() {
-            if *c == '\n' {
-                self.rows.push(start..i + 1);
-                (start, x) = (i + 1, 0.0);
-                continue;
-            }
-            let w = self.widths[c];
-            if x + w > width && i > start {
-                self.rows.push(start..i);
-                (start, x) = (i, 0.0);
-            }
-            x += w;
-        }
-        if start < self.chars.len() || self.rows.is_empty() {
-            self.rows.push(start..self.chars.len());
-        }
+        self.rows = wrap_rows(&self.chars, |c| self.widths[&c], width);
         self.wrapped_for = width;
     }
 
@@ -90,6 +76,11 @@ impl TextPane {
     pub fn scroll_to(&mut self, c: usize) {
         self.pending_scroll = Some(c);
         self.scroll_frames = 0;
+    }
+
+    /// The first character on screen when the pane was last drawn.
+    pub fn first_visible(&self) -> usize {
+        self.first_visible
     }
 
     /// The row holding character `c`.
@@ -139,6 +130,7 @@ impl TextPane {
         } else if target.is_some() {
             ui.ctx().request_repaint();
         }
+        self.first_visible = top;
         (top, moved)
     }
 
@@ -178,5 +170,77 @@ impl TextPane {
             i = j;
         }
         job
+    }
+}
+
+/// Cuts text into rows no wider than `width`: at line breaks, between any two Han
+/// characters, and, in Latin text, after the last space before the edge, so an English word
+/// is not split (a word wider than a row is cut where it must be).
+fn wrap_rows(chars: &[char], width_of: impl Fn(char) -> f32, width: f32) -> Vec<Range<usize>> {
+    let mut rows = Vec::new();
+    let (mut start, mut x) = (0, 0.0);
+    // Where the row may end before the edge (after a character that is not part of a Latin
+    // word), and the width from there to the current character.
+    let mut last_break: Option<usize> = None;
+    let mut since_break = 0.0;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '\n' {
+            rows.push(start..i + 1);
+            (start, x, last_break, since_break) = (i + 1, 0.0, None, 0.0);
+            continue;
+        }
+        let w = width_of(c);
+        if x + w > width && i > start {
+            let in_word = is_word_char(c) && is_word_char(chars[i - 1]);
+            match last_break.filter(|&b| in_word && b > start) {
+                Some(b) => {
+                    rows.push(start..b);
+                    (start, x) = (b, since_break);
+                }
+                None => {
+                    rows.push(start..i);
+                    (start, x) = (i, 0.0);
+                }
+            }
+            last_break = None;
+            since_break = 0.0;
+        }
+        x += w;
+        since_break += w;
+        if !is_word_char(c) {
+            last_break = Some(i + 1);
+            since_break = 0.0;
+        }
+    }
+    if start < chars.len() || rows.is_empty() {
+        rows.push(start..chars.len());
+    }
+    rows
+}
+
+/// Letters, digits and the marks inside Latin words (`don't`, `well-known`): a row is not cut
+/// between two of them when it can be cut elsewhere. Han characters (from U+2E80 on) are not.
+fn is_word_char(c: char) -> bool {
+    (c.is_alphanumeric() && c < '\u{2E80}') || matches!(c, '\'' | '-' | '\u{2019}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_rows;
+
+    fn rows(text: &str, width: f32) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        wrap_rows(&chars, |_| 1.0, width).into_iter().map(|r| chars[r].iter().collect()).collect()
+    }
+
+    #[test]
+    fn english_wraps_between_words_and_han_anywhere() {
+        assert_eq!(rows("the quick brown fox jumps", 12.0), ["the quick ", "brown fox ", "jumps"]);
+        assert_eq!(rows("天地玄黄宇宙洪荒日月", 4.0), ["天地玄黄", "宇宙洪荒", "日月"]);
+        // A word longer than a row is cut where it must be.
+        assert_eq!(rows("supercalifragilistic ok", 8.0), ["supercal", "ifragili", "stic ok"]);
+        // Line breaks end rows; mixed text breaks after the Han character before a word.
+        assert_eq!(rows("ab\ncd", 10.0), ["ab\n", "cd"]);
+        assert_eq!(rows("孙悟空Monkey", 7.0), ["孙悟空", "Monkey"]);
     }
 }

@@ -142,6 +142,8 @@ pub(crate) fn gather_urls(
         let (chapters, listed): (Vec<String>, HashSet<url::Url>) = if web.follow {
             progress(url);
             match crawl::contents(fetcher, url, cancel) {
+                // A chapter's own link followed: the page is checked as itself.
+                Ok(contents) if contents.is_chapter => (vec![url.clone()], HashSet::new()),
                 Ok(contents) if contents.chapters.is_empty() => {
                     pages += contents.pages;
                     out.push(failed(

@@ -155,6 +155,9 @@ pub(crate) fn says_next(text: &str, rel: &str) -> bool {
 pub struct ContentsPage {
     pub chapters: Vec<Url>,
     pub next: Option<Url>,
+    /// No link was in the page's folder or named a chapter: `chapters` are every other link
+    /// of the site (a listing of chapters named otherwise, or a page that is no listing).
+    pub guessed: bool,
 }
 
 /// The chapter links of the contents page `page`, in page order, without repeats, and its
@@ -189,8 +192,9 @@ pub fn table_of_contents(page: &Page) -> Result<ContentsPage> {
         .filter(|(u, text)| (u.path().starts_with(&folder) && u.path() != folder) || names_chapter(text))
         .map(|(u, _)| u.clone())
         .collect();
-    let chapters = if chosen.is_empty() { same_site.into_iter().map(|(u, _)| u).collect() } else { chosen };
-    Ok(ContentsPage { chapters, next })
+    let guessed = chosen.is_empty();
+    let chapters = if guessed { same_site.into_iter().map(|(u, _)| u).collect() } else { chosen };
+    Ok(ContentsPage { chapters, next, guessed })
 }
 
 /// A numbered link to another page of the same listing (`2` → `?page=2`, `index_2.html`):
@@ -215,7 +219,13 @@ pub struct Contents {
     pub pages: usize,
     /// Said when the contents continued beyond what was read.
     pub cut: Option<String>,
+    /// The page is itself a chapter, not a listing: no link on it names a chapter or lies in
+    /// its folder, and it holds text of its own (a chapter's link followed by mistake).
+    pub is_chapter: bool,
 }
+
+/// Characters of text from which a page that lists no chapter is taken for a chapter.
+const CHAPTER_PAGE_CHARS: usize = 500;
 
 /// Reads the contents page at `url` and the pages it continues on (see the module).
 pub fn contents(fetcher: &mut Fetcher, url: &str, cancel: &Cancel) -> Result<Contents> {
@@ -243,6 +253,13 @@ pub fn contents(fetcher: &mut Fetcher, url: &str, cancel: &Cancel) -> Result<Con
         seen_pages.insert(page_url.clone());
         seen_pages.insert(page.final_url.clone());
         let found = table_of_contents(&page)?;
+        if out.pages == 1 && found.guessed {
+            let text = decode_web_page(&page_url, &page.bytes, page.header("content-type")).map(|d| d.text);
+            if text.is_ok_and(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= CHAPTER_PAGE_CHARS) {
+                out.is_chapter = true;
+                return Ok(out);
+            }
+        }
         for chapter in found.chapters {
             if !seen_pages.contains(chapter.as_str()) && listed.insert(chapter.clone()) {
                 out.chapters.push(chapter);

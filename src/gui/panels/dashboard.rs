@@ -175,6 +175,9 @@ fn picture(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr, p: &Picture)
         .allow_zoom(false)
         .allow_drag(false)
         .include_y(0.0)
+        // Half a day of margin each side: one day of data is a point in the middle, not on the edge.
+        .include_x(-0.5)
+        .include_x(days.len() as f64 - 0.5)
         .x_axis_formatter(move |mark, _| {
             let i = mark.value.round();
             if (mark.value - i).abs() > 1e-6 || i < 0.0 {
@@ -183,10 +186,15 @@ fn picture(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr, p: &Picture)
             labels.get(i as usize).map_or_else(String::new, |d| d[5..].to_string())
         })
         .show(ui, |plot| {
-            plot.line(
-                egui_plot::Line::new(tr.online_per_day, online).color(egui::Color32::from_rgb(178, 34, 52)).width(2.0),
-            );
-            plot.line(egui_plot::Line::new(tr.new_per_day, new).color(egui::Color32::from_rgb(230, 120, 0)).width(2.0));
+            // Lines between days and a visible point on each day, so one or two days of data
+            // show as points, not as a 1-pixel dot.
+            for (name, values, color) in [
+                (tr.online_per_day, online, egui::Color32::from_rgb(178, 34, 52)),
+                (tr.new_per_day, new, egui::Color32::from_rgb(230, 120, 0)),
+            ] {
+                plot.line(egui_plot::Line::new(name, values.clone()).color(color).width(2.0));
+                plot.points(egui_plot::Points::new(name, values).color(color).radius(4.0).filled(true));
+            }
         });
     ui.add_space(8.0);
     ui.columns(2, |cols| {

@@ -56,6 +56,18 @@ pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>, 
     ui.add(eframe::egui::Button::new(text).frame(framed)).clicked()
 }
 
+/// At most `max` characters of `text` on one line: line breaks and runs of white space
+/// become one space, and a cut is marked with `…` (the whole text goes in the hover text).
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// Short names that tell paths apart: each path's file name, and where names repeat, as many
 /// of the last folders as make them differ (`…/xiyouji/000.txt`, `…/hongloumeng/000.txt`).
 pub fn distinct_names(paths: &[&str]) -> Vec<String> {
@@ -97,6 +109,12 @@ pub fn distinct_names(paths: &[&str]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn one_line_flattens_and_cuts_long_titles() {
+        assert_eq!(super::one_line("Chapter II.\nTHE  SHADOW", 40), "Chapter II. THE SHADOW");
+        assert_eq!(super::one_line("《西游记》第一回　灵根育孕源流出　心性修持大道生", 12), "《西游记》第一回 灵根…");
+    }
+
     #[test]
     fn distinct_names_add_folders_only_where_file_names_repeat() {
         let paths = ["/a/xiyouji/000.txt", "/a/hongloumeng/000.txt", "/b/solo.txt", "/c/x/000.txt"];

@@ -44,7 +44,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     app.watch_cancel.cancel();
                 }
             }
-            if let Some(last) = app.messages.last().cloned() {
+            if let Some((last, left)) = app.status_message(std::time::Instant::now()) {
+                // One repaint when its time is up clears it (nothing runs meanwhile).
+                ui.ctx().request_repaint_after(left);
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.small_button("×").clicked() {
                         app.messages.clear();

@@ -3,7 +3,7 @@
 //! list, next/previous (N/P, F3/Shift+F3), and the right side following the left one at
 //! matched passages.
 
-use super::file_name;
+use super::{file_name, one_line};
 use crate::gui::app::{Action, EDIT, SUBSTITUTION, ZhiwenApp};
 use crate::gui::text_view::Span;
 use eframe::egui::{self, Color32};
@@ -48,13 +48,19 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         }
         let label = ui.label(tr.source);
         let current = &report.sources[v.source];
+        // One line whatever the title (an English source is titled by its first paragraph).
         egui::ComboBox::from_id_salt("source")
             .width(320.0)
-            .selected_text(format!("{}  ({:.1}%)", current.title, current.similarity * 100.0))
+            .selected_text(format!("{}  ({:.1}%)", one_line(&current.label(), 40), current.similarity * 100.0))
             .show_ui(ui, |ui| {
                 for (i, s) in report.sources.iter().enumerate() {
-                    let label =
-                        format!("{}  {:.1}%  {} {}", s.title, s.similarity * 100.0, s.passages.len(), tr.passages);
+                    let label = format!(
+                        "{}  {:.1}%  {} {}",
+                        one_line(&s.label(), 60),
+                        s.similarity * 100.0,
+                        s.passages.len(),
+                        tr.passages
+                    );
                     if ui.selectable_label(i == v.source, label).clicked() {
                         actions.push(Action::SelectSource(i));
                     }
@@ -134,7 +140,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     }
     let link = app.settings.link_scrolling;
     let passages = &source.passages;
-    let title = source.title.clone();
+    let title = one_line(&source.label(), 60);
     ui.columns(2, |cols| {
         cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
         let (top, moved) = v.left.show(&mut cols[0], "left_text", &left_spans, &v.left_marks);
