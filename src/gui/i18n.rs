@@ -241,6 +241,7 @@ pub struct Tr {
     pub builtin_dialogs_tip: &'static str,
     pub store_location_tip: &'static str,
     pub holder_tip: &'static str,
+    pub chapter: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -473,6 +474,7 @@ pub const EN: Tr = Tr {
     builtin_dialogs_tip: "Open files with Zhiwen's own dialog instead of the system's, for desktops where the system dialog does not open.",
     store_location_tip: "The file that keeps your corpus, findings and watches. Changing it opens another store (this one stays as it is).",
     holder_tip: "You, as notices name you: the person or company that holds the rights, how to reach you, and who signs.",
+    chapter: "chapter",
 };
 
 pub const ZH: Tr = Tr {
@@ -705,6 +707,7 @@ pub const ZH: Tr = Tr {
     builtin_dialogs_tip: "用指纹自带的文件对话框代替系统的，适用于系统对话框打不开的桌面。",
     store_location_tip: "保存作品库、发现记录和监控的文件。修改后打开另一个存储（当前的保持不变）。",
     holder_tip: "通知书里的你：享有权利的个人或公司、联系方式和签署人。",
+    chapter: "章",
 };
 
 impl Lang {

@@ -231,7 +231,8 @@ fn table(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr) {
                         });
                     });
                     row.col(|ui| {
-                        let mut about = format!("{} {}", chapters.len(), tr.chapters);
+                        let unit = if chapters.len() == 1 { tr.chapter } else { tr.chapters };
+                        let mut about = format!("{} {unit}", chapters.len());
                         if !w.language.is_empty() {
                             about.push_str(&format!(" · {}", w.language));
                         }
