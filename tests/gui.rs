@@ -355,6 +355,26 @@ fn a_long_suspect_opens_at_its_first_passage() {
     let (left, start, _, _) = first(&h);
     assert!(start > 400_000, "passage #1 starts at {start}");
     assert!(left + 2_000 > start && left <= start, "the suspect side shows character {left}, passage #1 is at {start}");
+
+    // Scrolling the suspect through the passage brings the source along (linked scrolling).
+    assert!(h.state().settings.link_scrolling);
+    let (_, _, right_before, _) = first(&h);
+    use eframe::egui::{Event, Modifiers, MouseWheelSource, MouseWheelUnit, TouchPhase, vec2};
+    for _ in 0..10 {
+        h.input_mut().events.push(Event::PointerMoved(eframe::egui::pos2(850.0, 500.0)));
+        h.input_mut().events.push(Event::MouseWheel {
+            unit: MouseWheelUnit::Point,
+            delta: vec2(0.0, -200.0),
+            phase: TouchPhase::Move,
+            source: MouseWheelSource::Unknown,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(3);
+    }
+    h.run_steps(10);
+    let (left, start, right, source_start) = first(&h);
+    assert!(left > start + 100, "the suspect side moved into the passage: {left} (passage at {start})");
+    assert!(right > right_before && right > source_start + 50, "the source side followed: {right_before} → {right}");
 }
 
 /// Status messages clear themselves after a while; a new one shows again.

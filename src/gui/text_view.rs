@@ -24,11 +24,16 @@ pub struct TextPane {
     /// A character to bring into view; kept until the scroll area has really moved there
     /// (on the first frame it does not know its height yet and clamps the offset).
     pending_scroll: Option<usize>,
+    /// Rows shown above `pending_scroll`'s character: a few for a jump to a passage, none to
+    /// keep the top character in place when the width changes.
+    pending_lead: f32,
     /// Frames spent on `pending_scroll`: an area that never gets there (no rows, a zero
     /// height) must not keep the app repainting forever.
     scroll_frames: u32,
     /// The first character on screen when last drawn.
     first_visible: usize,
+    /// The scroll offset the pane was last drawn at.
+    last_offset: Option<f32>,
 }
 
 pub const FONT_SIZE: f32 = 15.0;
@@ -44,8 +49,10 @@ impl TextPane {
             wrapped_for: -1.0,
             widths: HashMap::new(),
             pending_scroll: None,
+            pending_lead: 0.0,
             scroll_frames: 0,
             first_visible: 0,
+            last_offset: None,
         }
     }
 
@@ -68,13 +75,23 @@ impl TextPane {
                 }
             });
         }
+        let rewrapped = !self.rows.is_empty();
         self.rows = wrap_rows(&self.chars, |c| self.widths[&c], width);
         self.wrapped_for = width;
+        // New rows put other text at the same height: keep the character that was on top
+        // there (a jump still under way keeps its own target). The panes' widths settle over
+        // the first frames, which had left a long suspect far from the passage it opened at.
+        if rewrapped && self.pending_scroll.is_none() {
+            self.pending_scroll = Some(self.first_visible);
+            self.pending_lead = 0.0;
+            self.scroll_frames = 0;
+        }
     }
 
     /// Brings character `c` into view (near the top) from the next frame on.
     pub fn scroll_to(&mut self, c: usize) {
         self.pending_scroll = Some(c);
+        self.pending_lead = 2.0;
         self.scroll_frames = 0;
     }
 
@@ -99,12 +116,11 @@ impl TextPane {
         let row_height = ui.fonts_mut(|f| f.row_height(&font));
         let row_step = row_height + ui.spacing().item_spacing.y;
         let mut area = egui::ScrollArea::vertical().id_salt(id).auto_shrink(false);
-        let target = self.pending_scroll.map(|c| (self.row_of(c) as f32 - 2.0).max(0.0) * row_step);
+        let target = self.pending_scroll.map(|c| (self.row_of(c) as f32 - self.pending_lead).max(0.0) * row_step);
         if let Some(y) = target {
             area = area.vertical_scroll_offset(y);
         }
         let text_color = ui.visuals().text_color();
-        let before = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id(id)).map(|s| s.clamped_offset().y);
         let out = area.show_rows(ui, row_height, self.rows.len(), |ui, visible| {
             for r in visible {
                 let row = self.rows[r].clone();
@@ -121,7 +137,11 @@ impl TextPane {
             ((out.state.clamped_offset().y / row_step).floor() as usize).min(self.rows.len().saturating_sub(1));
         let top = self.rows.get(top_row).map_or(0, |r| r.start);
         let now = out.state.clamped_offset().y;
-        let moved = target.is_none() && before.is_some_and(|b| (b - now).abs() > 0.5);
+        // Against the offset this pane last drew at (egui's stored state is keyed by an id
+        // hashed from the salt, which `make_persistent_id(id)` does not reproduce: reading it
+        // found nothing, so linked scrolling never saw the suspect move).
+        let moved = target.is_none() && self.last_offset.is_some_and(|b| (b - now).abs() > 0.5);
+        self.last_offset = Some(now);
         let max = (out.content_size.y - out.inner_rect.height()).max(0.0);
         self.scroll_frames += target.is_some() as u32;
         let arrived = target.is_some_and(|y| (y.min(max) - now).abs() < 1.0 && out.content_size.y > 0.0);
