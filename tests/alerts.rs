@@ -140,3 +140,105 @@ fn a_channel_that_fails_is_said_and_the_run_is_kept() {
     let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(runs[0]["changes"]["new"].as_array().unwrap().len(), 3, "the run itself is complete");
 }
+
+/// A private D-Bus session bus and a notification daemon on it (tests/tools/notification_daemon.py),
+/// both killed when dropped.
+struct DesktopSession {
+    address: String,
+    log: std::path::PathBuf,
+    children: Vec<std::process::Child>,
+}
+
+impl Drop for DesktopSession {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn desktop_session(dir: &std::path::Path) -> Option<DesktopSession> {
+    use std::io::BufRead;
+    let have_bus = std::process::Command::new("dbus-daemon").arg("--version").output();
+    if !have_bus.is_ok_and(|o| o.status.success()) {
+        println!("skipped: dbus-daemon is not installed (apt install dbus-daemon)");
+        return None;
+    }
+    let have = std::process::Command::new("python3").args(["-c", "import dbus_next"]).output();
+    if !have.is_ok_and(|o| o.status.success()) {
+        println!("skipped: dbus-next is not installed (python3 -m pip install dbus-next)");
+        return None;
+    }
+    let mut bus = std::process::Command::new("dbus-daemon")
+        .args(["--session", "--nofork", "--print-address=1", "--address=unix:tmpdir=/tmp"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut address = String::new();
+    std::io::BufReader::new(bus.stdout.take().unwrap()).read_line(&mut address).unwrap();
+    let address = address.trim().to_string();
+    let log = dir.join("notifications.jsonl");
+    let daemon = std::process::Command::new("python3")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/notification_daemon.py"))
+        .arg(&log)
+        .env("DBUS_SESSION_BUS_ADDRESS", &address)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let session = DesktopSession { address, log: log.clone(), children: vec![bus, daemon] };
+    let start = Instant::now();
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.starts_with("ready")) {
+        assert!(start.elapsed() < Duration::from_secs(20), "the notification daemon did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(session)
+}
+
+/// The digest as a desktop notification: `alerts set --desktop on`, then a watch run that
+/// finds copies shows one notification (the digest), sent over the session's D-Bus to the
+/// notification daemon; a quiet run shows none.
+#[test]
+fn a_watch_run_shows_its_digest_as_one_desktop_notification() {
+    let dir = imported();
+    let Some(session) = desktop_session(dir.path()) else { return };
+    let site = crate::web::serve();
+    let set = zhiwen(dir.path()).args(["alerts", "set", "--desktop", "on"]).output().unwrap();
+    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
+    let shown = zhiwen(dir.path()).args(["alerts", "show"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("desktop notifications: on"));
+    let add = zhiwen(dir.path())
+        .args(["watch", "add", &format!("{}/book/1/", site.base), "--follow", "--label", "笔趣阁"])
+        .output()
+        .unwrap();
+    assert!(add.status.success(), "{}", String::from_utf8_lossy(&add.stderr));
+    let run = || {
+        zhiwen(dir.path())
+            .args(["watch", "run", "1", "--delay", "0", "--proxy", "none", "--timeout", "5"])
+            .env("DBUS_SESSION_BUS_ADDRESS", &session.address)
+            .output()
+            .unwrap()
+    };
+    // (The site has a dead chapter and one robots.txt forbids: the run says so in its exit code.)
+    let first = run();
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("alert sent: desktop notification"), "{err}");
+    let calls = |s: &DesktopSession| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&s.log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with('{'))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let got = calls(&session);
+    assert_eq!(got.len(), 1, "one notification per run: {got:?}");
+    assert_eq!(got[0]["app_name"], "Zhiwen");
+    assert!(got[0]["summary"].as_str().unwrap().contains("笔趣阁"), "{got:?}");
+    assert!(got[0]["body"].as_str().unwrap().contains("/book/1/"), "{got:?}");
+    // Nothing new: no notification.
+    let second = run();
+    assert!(!String::from_utf8_lossy(&second.stderr).contains("alert sent"));
+    assert_eq!(calls(&session).len(), 1);
+}

@@ -413,6 +413,9 @@ pub enum AlertsAction {
         /// Stop posting to the webhook.
         #[arg(long)]
         no_webhook: bool,
+        /// Show each digest as a desktop notification (on or off; needs a desktop session's D-Bus).
+        #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+        desktop: Option<bool>,
     },
     /// Show where alerts go.
     Show {

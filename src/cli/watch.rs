@@ -424,6 +424,7 @@ pub fn alerts(db: &Path, action: AlertsAction) -> Result<ExitCode> {
             overdue_days,
             no_email,
             no_webhook,
+            desktop,
         } => {
             let touches_smtp = smtp_host.is_some()
                 || smtp_port.is_some()
@@ -467,6 +468,9 @@ pub fn alerts(db: &Path, action: AlertsAction) -> Result<ExitCode> {
             if let Some(days) = overdue_days {
                 settings.overdue_days = days.max(0);
             }
+            if let Some(on) = desktop {
+                settings.desktop = on;
+            }
             corpus.store_mut().set_alert_settings(&settings)?;
             eprintln!("alerts set");
         }
@@ -491,6 +495,7 @@ pub fn alerts(db: &Path, action: AlertsAction) -> Result<ExitCode> {
                     None => println!("e-mail: off"),
                 }
                 println!("webhook: {}", settings.webhook.as_deref().unwrap_or("off"));
+                println!("desktop notifications: {}", if settings.desktop { "on" } else { "off" });
                 println!(
                     "copies still online after a notice: {}",
                     match settings.overdue_days {
@@ -509,7 +514,7 @@ pub fn alerts(db: &Path, action: AlertsAction) -> Result<ExitCode> {
                 Digest { source: "a test from zhiwen alerts test".into(), new: vec![sample], ..Default::default() };
             let sent = alerts::send(&settings, &digest)?;
             if sent.is_empty() {
-                bail!("no alert channel is set (zhiwen alerts set --smtp-host … or --webhook …)");
+                bail!("no alert channel is set (zhiwen alerts set --smtp-host …, --webhook … or --desktop on)");
             }
             for s in sent {
                 eprintln!("sent: {s}");

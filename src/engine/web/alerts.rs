@@ -24,6 +24,9 @@ pub struct AlertSettings {
     pub webhook: Option<String>,
     /// Copies still online this many days after their notice are listed (0: never).
     pub overdue_days: i64,
+    /// Show each digest as a desktop notification (freedesktop notifications over the
+    /// session's D-Bus: the desktop's notification daemon).
+    pub desktop: bool,
 }
 
 /// An SMTP server and the message's addresses.
@@ -142,10 +145,36 @@ pub fn send(settings: &AlertSettings, digest: &Digest) -> Result<Vec<String>> {
             Err(e) => failed.push(e),
         }
     }
+    if settings.desktop {
+        match notify_desktop(digest) {
+            Ok(()) => sent.push("desktop notification".into()),
+            Err(e) => failed.push(e),
+        }
+    }
     match failed.into_iter().next() {
         Some(e) => Err(e),
         None => Ok(sent),
     }
+}
+
+/// The digest as a desktop notification: its subject as the summary, its first lines as the
+/// body (notification daemons show a few lines; the rest is in the app and the e-mail).
+#[cfg(all(feature = "desktop-notifications", unix, not(target_os = "macos")))]
+fn notify_desktop(digest: &Digest) -> Result<()> {
+    let text = digest.text();
+    let body: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(8).collect();
+    notify_rust::Notification::new()
+        .appname("Zhiwen")
+        .summary(&digest.subject())
+        .body(&body.join("\n"))
+        .show()
+        .map(|_| ())
+        .map_err(|e| alert_error("desktop notification", e))
+}
+
+#[cfg(not(all(feature = "desktop-notifications", unix, not(target_os = "macos"))))]
+fn notify_desktop(_: &Digest) -> Result<()> {
+    Err(alert_error("desktop notification", "this build has no desktop notifications"))
 }
 
 fn alert_error(channel: &str, reason: impl std::fmt::Display) -> Error {
@@ -247,6 +276,7 @@ mod tests {
             }),
             webhook: Some("http://127.0.0.1:9/hook".into()),
             overdue_days: 7,
+            desktop: true,
         };
         store.set_alert_settings(&s).unwrap();
         assert_eq!(store.alert_settings().unwrap(), s);
