@@ -430,6 +430,40 @@ fn failed_web_checks_are_said_in_the_results_and_the_status_bar() {
     }
 }
 
+/// The app runs its watches with sites in parallel, as `watch run` does: a slow site does not
+/// hold up a fast one.
+#[test]
+fn the_app_runs_watches_of_different_sites_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slow, slow_log, _s) = crate::watch::slow_site(
+        "127.0.0.53",
+        &[("1", "sanguoyanyi_000.txt"), ("2", "sanguoyanyi_001.txt"), ("3", "sanguoyanyi_002.txt")],
+        Duration::from_millis(1500),
+    );
+    let (fast, fast_log, _f) = crate::watch::slow_site("127.0.0.54", &[("1", "xiyouji_000.txt")], Duration::ZERO);
+    let mut h = imported_harness(dir.path());
+    h.state_mut().settings.crawl_delay = 0.0;
+    h.state_mut().settings.proxy = "none".into();
+    // Both added to the store at once (the CLI's way), then run from the dashboard.
+    let mut corpus = zhiwen::Corpus::open(&dir.path().join("corpus.sqlite")).unwrap();
+    for url in [&slow, &fast] {
+        let watch = zhiwen::engine::store::watch::NewWatch {
+            url: format!("{url}/book/"),
+            label: String::new(),
+            follow: true,
+            every_secs: zhiwen::engine::store::watch::DAILY,
+        };
+        corpus.store_mut().add_watch(&watch, 0).unwrap();
+    }
+    drop(corpus);
+    // What *Run due watches* does (the dashboard lists the watches once it has heard of them).
+    h.state_mut().actions.push(zhiwen::gui::app::Action::RunWatches(Vec::new()));
+    step_until(&mut h, "both runs", |a| !a.watch_running && a.watching.picture.as_ref().is_some_and(|p| p.copies == 4));
+    let last = |log: &crate::watch::RequestLog| log.lock().unwrap().iter().map(|(_, t)| *t).max().unwrap();
+    assert!(last(&fast_log) < last(&slow_log), "the fast site waited for the slow one");
+    assert!(h.state().messages.iter().any(|m| m.contains("3 new")), "{:?}", h.state().messages);
+}
+
 #[test]
 fn settings_apply_reset_and_theme() {
     let dir = tempfile::tempdir().unwrap();

@@ -468,11 +468,15 @@ fn a_chapter_moved_within_one_run_is_back_with_its_notice() {
 }
 
 /// When each request of a site arrived, by path.
-type RequestLog = Arc<Mutex<Vec<(String, std::time::Instant)>>>;
+pub(crate) type RequestLog = Arc<Mutex<Vec<(String, std::time::Instant)>>>;
 
 /// A site on `ip` serving a contents page at /book/ listing `chapters` (name, corpus file),
 /// each chapter answered after `latency`; logs when each request arrived.
-fn slow_site(ip: &str, chapters: &[(&str, &str)], latency: Duration) -> (String, RequestLog, Arc<tiny_http::Server>) {
+pub(crate) fn slow_site(
+    ip: &str,
+    chapters: &[(&str, &str)],
+    latency: Duration,
+) -> (String, RequestLog, Arc<tiny_http::Server>) {
     let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
     let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
     let mut pages: std::collections::HashMap<String, String> = std::collections::HashMap::new();

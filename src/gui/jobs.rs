@@ -509,11 +509,25 @@ fn engine_thread(db: PathBuf, commands: Receiver<Command>, emit: Emit) {
                 publish_watching(&corpus, &emit);
             }
             Command::RunWatches(ids, web, opts, cancel) => {
-                let started = corpus.ensure_distance(opts.max_distance).and_then(|()| corpus.checker());
+                // The watches to run and a checker per worker (sites in parallel, as `watch run`),
+                // opened here where the corpus is; the runs go on on a thread of their own.
+                let now = crate::engine::time::now();
+                let started = corpus.ensure_distance(opts.max_distance).and_then(|()| {
+                    let watches: Vec<Watch> = corpus
+                        .store()
+                        .watches()?
+                        .into_iter()
+                        .filter(|w| if ids.is_empty() { w.is_due(now) } else { ids.contains(&w.id) })
+                        .collect();
+                    let workers =
+                        crate::engine::web::watch::workers_for(&watches, crate::engine::web::watch::PARALLEL_SITES);
+                    let checkers: Vec<crate::Result<Checker>> = (0..workers).map(|_| corpus.checker()).collect();
+                    Ok((watches, checkers, corpus.checker()?))
+                });
                 match started {
-                    Ok(checker) => {
+                    Ok((watches, checkers, checker)) => {
                         let emit = emit.clone();
-                        std::thread::spawn(move || run_watches(checker, ids, web, opts, cancel, emit));
+                        std::thread::spawn(move || run_watches(checker, checkers, watches, web, opts, cancel, emit));
                     }
                     Err(e) => {
                         emit.send(Event::Failed(e.to_string()));
@@ -700,10 +714,16 @@ fn discover(
 
 /// Sends a watch run's digest where the alert settings say (see `engine::web::alerts`); a
 /// channel that fails is said in the status bar.
-fn send_alert(checker: &Checker, source: &str, changes: &crate::engine::store::watch::Changes, emit: &Emit) {
+fn send_alert(
+    settings: std::result::Result<&crate::engine::web::alerts::AlertSettings, String>,
+    source: &str,
+    changes: &crate::engine::store::watch::Changes,
+    emit: &Emit,
+) {
     use crate::engine::web::alerts::{self, Digest};
-    let sent = checker.store().alert_settings().and_then(|settings| {
-        alerts::send(&settings, &Digest::of(source, changes, settings.overdue_days, crate::engine::time::now()))
+    let sent = settings.and_then(|settings| {
+        alerts::send(settings, &Digest::of(source, changes, settings.overdue_days, crate::engine::time::now()))
+            .map_err(|e| e.to_string())
     });
     match sent {
         Ok(sent) if !sent.is_empty() => emit.send(Event::Info(format!("{source}: alert sent ({})", sent.join(", ")))),
@@ -712,51 +732,53 @@ fn send_alert(checker: &Checker, source: &str, changes: &crate::engine::store::w
     }
 }
 
-/// Runs watches on a checker's thread: `ids`, or those due now when empty.
+/// Runs `watches` with sites in parallel on `checkers` (one per worker), each run's digest
+/// sent and its summary said as it ends; `checker` reads the settings and publishes after.
 fn run_watches(
-    mut checker: Checker,
-    ids: Vec<i64>,
+    checker: Checker,
+    checkers: Vec<crate::Result<Checker>>,
+    watches: Vec<Watch>,
     web: WebCheckOptions,
     opts: CheckOptions,
     cancel: Cancel,
     emit: Emit,
 ) {
     let progress = |url: &str| emit.send(Event::Fetching(Some(url.to_string())));
-    let now = crate::engine::time::now();
-    let watches = checker.watches().map(|all| {
-        all.into_iter().filter(|w| if ids.is_empty() { w.is_due(now) } else { ids.contains(&w.id) }).collect::<Vec<_>>()
-    });
-    match watches {
-        Ok(watches) => {
-            for w in watches {
-                if cancel.is_cancelled() {
-                    break;
-                }
-                match checker.run_watch(&w, &web, &opts, crate::engine::time::now(), &progress, &cancel) {
-                    Ok(run) => {
-                        let c = &run.changes;
-                        let name = if w.label.is_empty() { &w.url } else { &w.label };
-                        if !run.cancelled {
-                            send_alert(&checker, name, c, &emit);
-                        }
-                        emit.send(Event::WatchRun(Some(if run.cancelled {
-                            format!("{name}: cancelled, nothing changed")
-                        } else {
-                            format!(
-                                "{name}: {} new, {} back, {} gone, {} still online, {} unreachable",
-                                c.new.len(),
-                                c.back.len(),
-                                c.gone.len(),
-                                c.still_online.len(),
-                                c.unreachable.len()
-                            )
-                        })));
-                    }
-                    Err(e) => emit.send(Event::Failed(format!("{}: {e}", w.url))),
-                }
-            }
+    let alerts = checker.store().alert_settings();
+    let done = |run: &crate::engine::web::watch::WatchRunReport| {
+        let (w, c) = (&run.watch, &run.changes);
+        let name = if w.label.is_empty() { &w.url } else { &w.label };
+        if !run.cancelled {
+            send_alert(alerts.as_ref().map_err(|e| e.to_string()), name, c, &emit);
         }
-        Err(e) => emit.send(Event::Failed(e.to_string())),
+        emit.send(Event::WatchRun(Some(if run.cancelled {
+            format!("{name}: cancelled, nothing changed")
+        } else {
+            format!(
+                "{name}: {} new, {} back, {} gone, {} still online, {} unreachable",
+                c.new.len(),
+                c.back.len(),
+                c.gone.len(),
+                c.still_online.len(),
+                c.unreachable.len()
+            )
+        })));
+    };
+    let runs = crate::engine::web::watch::run_on_checkers(
+        checkers,
+        &watches,
+        &web,
+        &opts,
+        crate::engine::time::now(),
+        &progress,
+        &done,
+        &cancel,
+    );
+    for (w, run) in watches.iter().zip(runs) {
+        match run {
+            Ok(_) | Err(crate::Error::Cancelled) => {}
+            Err(e) => emit.send(Event::Failed(format!("{}: {e}", w.url))),
+        }
     }
     web_work_done(&checker, &emit);
     emit.send(Event::WatchRun(None));

@@ -182,6 +182,20 @@ pub fn run_in_parallel(
             })
             .collect();
     }
+    let hosts = host_groups(watches).len();
+    // One connection per worker, opened here (a connection is not shared between threads).
+    let checkers: Vec<Result<Checker>> = (0..parallel.min(hosts)).map(|_| corpus.checker()).collect();
+    run_on_checkers(checkers, watches, web, opts, now, progress, done, cancel)
+}
+
+/// How many workers [`run_on_checkers`] needs for `watches`: one per host, at most `parallel`.
+pub fn workers_for(watches: &[Watch], parallel: usize) -> usize {
+    parallel.min(host_groups(watches).len()).max(1)
+}
+
+/// The watches grouped by host, in the order the hosts first appear: a group runs on one
+/// worker, one watch after another.
+fn host_groups(watches: &[Watch]) -> Vec<(String, Vec<usize>)> {
     // One group per host, in the order the hosts first appear.
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, w) in watches.iter().enumerate() {
@@ -191,11 +205,26 @@ pub fn run_in_parallel(
             None => groups.push((host, vec![i])),
         }
     }
+    groups
+}
+
+/// [`run_in_parallel`] on checkers already opened (one worker each; an app opens them on the
+/// thread that owns its corpus and runs this on another).
+#[allow(clippy::too_many_arguments)]
+pub fn run_on_checkers(
+    checkers: Vec<Result<Checker>>,
+    watches: &[Watch],
+    web: &WebCheckOptions,
+    opts: &CheckOptions,
+    now: i64,
+    progress: &(dyn Fn(&str) + Sync),
+    done: &(dyn Fn(&WatchRunReport) + Sync),
+    cancel: &Cancel,
+) -> Vec<Result<WatchRunReport>> {
+    let groups = host_groups(watches);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: std::sync::Mutex<Vec<Option<Result<WatchRunReport>>>> =
         std::sync::Mutex::new((0..watches.len()).map(|_| None).collect());
-    // One connection per worker, opened here (a connection is not shared between threads).
-    let checkers: Vec<Result<Checker>> = (0..parallel.min(groups.len())).map(|_| corpus.checker()).collect();
     std::thread::scope(|scope| {
         let (next, results, groups) = (&next, &results, &groups);
         for mut checker in checkers {
