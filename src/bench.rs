@@ -6,9 +6,13 @@
 //!   popcount scan in the same run, and bytes of RAM per stored window;
 //! - `check`: suspect throughput against a corpus padded to N windows, and one
 //!   1,000,000-character novel;
-//! - `open`: time to open a store (ready to answer queries) and its size on disk per MB of text.
+//! - `open`: time to open a store (ready to answer queries) and its size on disk per MB of text;
+//! - `watch` (only when asked for): many watched sites on loopback, pages/s and memory of a run
+//!   and the time until a new chapter's digest (`bench/watch.rs`).
 //!
 //! Numbers depend on the machine; the README records those of the reference machine.
+
+mod watch;
 
 use crate::engine::check::{self, CheckOptions};
 use crate::engine::index::{IndexBuilder, WindowRef, brute_force};
@@ -32,7 +36,11 @@ pub struct BenchOptions {
     pub only: Vec<String>,
     /// Where stores are built (a temporary folder is made inside).
     pub scratch: PathBuf,
+    /// The watch benchmark's sites (run only when `only` names `watch`).
+    pub watch: watch::WatchBenchOptions,
 }
+
+pub use watch::WatchBenchOptions;
 
 /// Peak resident memory of this process so far, in bytes (Linux; 0 elsewhere).
 pub fn peak_rss() -> u64 {
@@ -112,6 +120,10 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
     }
     if wants("open") && store.exists() {
         open_bench(&store, &classics, opts, scratch.path(), emit)?;
+    }
+    // Hundreds of loopback hosts and a minute or two: only when named.
+    if opts.only.iter().any(|o| o == "watch") {
+        watch::watch_bench(&opts.data, scratch.path(), &opts.watch, emit)?;
     }
     Ok(())
 }

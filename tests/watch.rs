@@ -668,3 +668,21 @@ fn a_run_over_its_time_budget_stops_keeps_its_pages_and_stays_due() {
     assert_eq!(runs[0]["pages"], 3, "{runs}");
     assert_eq!(findings(), 3);
 }
+
+/// Watches can be due every 5 minutes (a new chapter is copied within minutes); less is refused.
+#[test]
+fn a_watch_can_run_every_five_minutes_and_no_more_often() {
+    let dir = imported();
+    let add = |every: &str| {
+        zhiwen(dir.path())
+            .args(["watch", "add", "https://pirate.example/book/", "--follow", "--every", every])
+            .output()
+            .unwrap()
+    };
+    assert!(add("5m").status.success());
+    let listed = zhiwen(dir.path()).args(["watch", "list"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("5m"), "{}", String::from_utf8_lossy(&listed.stdout));
+    let refused = add("2m");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("between every 5 minutes and weekly"));
+}

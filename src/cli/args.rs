@@ -261,9 +261,19 @@ pub struct BenchArgs {
     /// Times the check (and each of its steps) is run; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub check_runs: u32,
-    /// Run only these measurements: import, index, check, open, clusters (comma-separated).
+    /// Run only these measurements: import, index, check, open, clusters, watch (comma-separated;
+    /// watch runs only when named).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// The watch benchmark: how many sites (each a loopback host of its own).
+    #[arg(long, default_value_t = 200)]
+    pub watch_sites: usize,
+    /// The watch benchmark: sites checked at once.
+    #[arg(long, default_value_t = 200)]
+    pub watch_parallel: usize,
+    /// The watch benchmark: chapters per site (the last one posted only before the second run).
+    #[arg(long, default_value_t = 11)]
+    pub watch_chapters: usize,
     /// Folder for the temporary stores (default: the system's temporary folder).
     #[arg(long, value_name = "DIR")]
     pub scratch: Option<PathBuf>,
@@ -469,7 +479,7 @@ pub enum WatchAction {
         /// The URL is a contents page: check the chapters it lists.
         #[arg(long)]
         follow: bool,
-        /// How often: hourly, daily, weekly, or a number of hours (6h) or days (2d).
+        /// How often: hourly, daily, weekly, or a number of minutes (5m, at least), hours (6h) or days (2d).
         #[arg(long, default_value = "daily")]
         every: String,
     },
@@ -501,6 +511,11 @@ pub enum WatchAction {
         /// watches not started stay due.
         #[arg(long, value_name = "SECONDS")]
         budget: Option<f64>,
+        /// Sites checked at once (each with its own thread and connection to the store; a
+        /// host is still asked one request at a time). More sites at once fetch more pages a
+        /// second and take more memory (see `zhiwen bench --only watch`).
+        #[arg(long, default_value_t = zhiwen::engine::web::watch::PARALLEL_SITES, value_name = "N")]
+        parallel: usize,
         #[command(flatten)]
         check: CheckArgs,
         #[command(flatten)]

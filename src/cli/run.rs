@@ -175,7 +175,17 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
 }
 
 fn bench(args: BenchArgs) -> Result<ExitCode> {
-    let BenchArgs { data, index_sizes, check_windows, check_runs, only, scratch } = args;
+    let BenchArgs {
+        data,
+        index_sizes,
+        check_windows,
+        check_runs,
+        only,
+        scratch,
+        watch_sites,
+        watch_parallel,
+        watch_chapters,
+    } = args;
     let scratch = scratch.unwrap_or_else(std::env::temp_dir);
     let opts = zhiwen::bench::BenchOptions {
         data,
@@ -184,6 +194,12 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
         check_runs: check_runs as usize,
         only,
         scratch,
+        watch: zhiwen::bench::WatchBenchOptions {
+            sites: watch_sites,
+            chapters: watch_chapters.max(2),
+            parallel: watch_parallel.max(1),
+            big_every: 40,
+        },
     };
     zhiwen::bench::run(&opts, &|line| println!("{line}"))?;
     Ok(ExitCode::SUCCESS)

@@ -20,18 +20,23 @@ fn every_secs(every: &str) -> Result<i64> {
         _ => {
             let (n, unit) = e.split_at(e.len().saturating_sub(1));
             let n: i64 = n.parse().ok().filter(|n| *n > 0).with_context(|| {
-                format!("--every {every}: say hourly, daily, weekly, or a number of hours (6h) or days (2d)")
+                format!(
+                    "--every {every}: say hourly, daily, weekly, or a number of minutes (5m), hours (6h) or days (2d)"
+                )
             })?;
             match unit {
+                "m" => n * 60,
                 "h" => n * 3600,
                 "d" => n * DAILY,
-                _ => bail!("--every {every}: say hourly, daily, weekly, or a number of hours (6h) or days (2d)"),
+                _ => bail!(
+                    "--every {every}: say hourly, daily, weekly, or a number of minutes (5m), hours (6h) or days (2d)"
+                ),
             }
         }
     };
     use zhiwen::engine::store::watch::{MAX_EVERY_SECS, MIN_EVERY_SECS};
     if !(MIN_EVERY_SECS..=MAX_EVERY_SECS).contains(&secs) {
-        bail!("--every {every}: between hourly and weekly");
+        bail!("--every {every}: between every 5 minutes and weekly");
     }
     Ok(secs)
 }
@@ -42,7 +47,8 @@ fn every_text(secs: i64) -> String {
         3600 => "hourly".into(),
         s if s == 7 * DAILY => "weekly".into(),
         s if s % DAILY == 0 => format!("{}d", s / DAILY),
-        s => format!("{}h", s / 3600),
+        s if s % 3600 == 0 => format!("{}h", s / 3600),
+        s => format!("{}m", s / 60),
     }
 }
 
@@ -116,7 +122,7 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
             eprintln!("removed {n} of {} watches", ids.len());
             Ok(if n == ids.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        WatchAction::Run { ids, due, json, now, check, web, allow_private, budget } => {
+        WatchAction::Run { ids, due, json, now, check, web, allow_private, budget, parallel } => {
             let now = parse_now(now.as_deref())?;
             let opts = check_options(&check);
             corpus.ensure_distance(opts.max_distance)?;
@@ -171,7 +177,7 @@ pub fn watch(db: &Path, action: WatchAction) -> Result<ExitCode> {
                 &web,
                 &opts,
                 now,
-                zhiwen::engine::web::watch::PARALLEL_SITES,
+                parallel.max(1),
                 &progress,
                 &print,
                 &cancel,

@@ -21,7 +21,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 /// How often a watch is due, at least and at most.
-pub const MIN_EVERY_SECS: i64 = 3600;
+pub const MIN_EVERY_SECS: i64 = 300;
 pub const MAX_EVERY_SECS: i64 = 7 * 86_400;
 pub const DAILY: i64 = 86_400;
 
