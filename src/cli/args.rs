@@ -274,6 +274,9 @@ pub struct BenchArgs {
     /// The watch benchmark: chapters per site (the last one posted only before the second run).
     #[arg(long, default_value_t = 11)]
     pub watch_chapters: usize,
+    /// The watch benchmark: every this many sites, one chapter is a page of 15 MiB (0: none).
+    #[arg(long, default_value_t = 40)]
+    pub watch_big_every: usize,
     /// Folder for the temporary stores (default: the system's temporary folder).
     #[arg(long, value_name = "DIR")]
     pub scratch: Option<PathBuf>,

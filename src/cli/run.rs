@@ -185,6 +185,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
         watch_sites,
         watch_parallel,
         watch_chapters,
+        watch_big_every,
     } = args;
     let scratch = scratch.unwrap_or_else(std::env::temp_dir);
     let opts = zhiwen::bench::BenchOptions {
@@ -198,7 +199,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
             sites: watch_sites,
             chapters: watch_chapters.max(2),
             parallel: watch_parallel.max(1),
-            big_every: 40,
+            big_every: watch_big_every,
         },
     };
     zhiwen::bench::run(&opts, &|line| println!("{line}"))?;

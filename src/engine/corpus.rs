@@ -339,6 +339,7 @@ pub(crate) fn check_text_with(
             index.max_distance()
         )));
     }
+    let _turn = check::long_text_turn(text.len());
     check::check_text(index, store, &store.params(), opts, path, text)
 }
 

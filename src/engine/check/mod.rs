@@ -58,6 +58,21 @@ impl Default for CheckOptions {
     }
 }
 
+/// Texts longer than this (UTF-8 bytes; a long chapter is 30 kB) are decoded and checked one
+/// at a time across threads.
+pub const LONG_TEXT_BYTES: usize = 1 << 20;
+
+static LONG_TEXT_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Waits for the turn to work on a text of `bytes` when it is long, and holds it until the
+/// guard is dropped. Decoding a long page (its HTML tree) and checking a long text (tokens,
+/// windows, lookups) take tens of bytes per character: taking turns keeps many threads at
+/// once (a watch run's sites, a batch) within one long text's memory, however many 15 MiB
+/// pages arrive together. Never hold it while fetching, or while asking for it again.
+pub fn long_text_turn(bytes: usize) -> Option<std::sync::MutexGuard<'static, ()>> {
+    (bytes > LONG_TEXT_BYTES).then(|| LONG_TEXT_TURN.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 /// One matched passage, in `char` offsets of the two extracted texts (end exclusive).
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Passage {
@@ -527,5 +542,27 @@ mod share_tests {
             ranges.iter().for_each(|&(a, b)| mask.add(a, b));
             assert_eq!(share_of_ranges(&tokens, token_chars(&tokens), ranges.clone()), mask.share(), "{ranges:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod long_text_tests {
+    #[test]
+    fn long_texts_take_turns_and_short_ones_never_wait() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let first = super::long_text_turn(super::LONG_TEXT_BYTES + 1).expect("a long text takes a turn");
+        assert!(super::long_text_turn(100).is_none(), "a short text never waits");
+        let second_ran = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                let _turn = super::long_text_turn(super::LONG_TEXT_BYTES + 1);
+                second_ran.store(true, Ordering::SeqCst);
+            });
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(!second_ran.load(Ordering::SeqCst), "the second long text waited for the first");
+            drop(first);
+            waiter.join().unwrap();
+        });
+        assert!(second_ran.load(Ordering::SeqCst));
     }
 }

@@ -86,22 +86,33 @@ pub fn chapter(
     fetcher.render_page(&mut first);
     let mut text = match &first.rendered {
         Some(r) => r.visible_text.clone(),
-        None => decode_web_page(url, &first.bytes, first.header("content-type"))?.text,
+        None => {
+            let _turn = crate::engine::check::long_text_turn(first.bytes.len());
+            decode_web_page(url, &first.bytes, first.header("content-type"))?.text
+        }
     };
     let mut seen: HashSet<Url> = [&first.url, &first.final_url].iter().filter_map(|u| Url::parse(u).ok()).collect();
     let mut pages = vec![first];
     while pages.len() < MAX_PAGES_PER_CHAPTER && !cancel.is_cancelled() {
-        let Some(next) = next_page(pages.last().expect("one page at least"), &seen, chapters) else { break };
+        let last = pages.last().expect("one page at least");
+        let found = {
+            let _turn = crate::engine::check::long_text_turn(last.bytes.len());
+            next_page(last, &seen, chapters)
+        };
+        let Some(next) = found else { break };
         seen.insert(next.clone());
         // A later page that fails ends the chapter; what was read is kept.
         let Ok(mut page) = fetcher.fetch(next.as_str()) else { break };
         fetcher.render_page(&mut page);
         let page_text = match &page.rendered {
             Some(r) => r.visible_text.clone(),
-            None => match decode_web_page(next.as_str(), &page.bytes, page.header("content-type")) {
-                Ok(decoded) => decoded.text,
-                Err(_) => break,
-            },
+            None => {
+                let _turn = crate::engine::check::long_text_turn(page.bytes.len());
+                match decode_web_page(next.as_str(), &page.bytes, page.header("content-type")) {
+                    Ok(decoded) => decoded.text,
+                    Err(_) => break,
+                }
+            }
         };
         text.push('\n');
         text.push_str(&page_text);
