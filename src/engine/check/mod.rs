@@ -64,13 +64,35 @@ pub const LONG_TEXT_BYTES: usize = 1 << 20;
 
 static LONG_TEXT_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+thread_local! {
+    /// This thread holds the turn (asking again inside it is a no-op, not a deadlock).
+    static HOLDS_LONG_TEXT_TURN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The turn to work on a long text, held until dropped (see [`long_text_turn`]).
+pub struct LongTextTurn {
+    _guard: std::sync::MutexGuard<'static, ()>,
+}
+
+impl Drop for LongTextTurn {
+    fn drop(&mut self) {
+        HOLDS_LONG_TEXT_TURN.set(false);
+    }
+}
+
 /// Waits for the turn to work on a text of `bytes` when it is long, and holds it until the
-/// guard is dropped. Decoding a long page (its HTML tree) and checking a long text (tokens,
-/// windows, lookups) take tens of bytes per character: taking turns keeps many threads at
-/// once (a watch run's sites, a batch) within one long text's memory, however many 15 MiB
-/// pages arrive together. Never hold it while fetching, or while asking for it again.
-pub fn long_text_turn(bytes: usize) -> Option<std::sync::MutexGuard<'static, ()>> {
-    (bytes > LONG_TEXT_BYTES).then(|| LONG_TEXT_TURN.lock().unwrap_or_else(|e| e.into_inner()))
+/// guard is dropped. Decoding a long page (its HTML tree), checking a long text (tokens,
+/// windows, lookups) and recording its finding take many bytes per character: taking turns
+/// keeps many threads at once (a watch run's sites, a batch) within one long text's memory,
+/// however many 15 MiB pages arrive together. A thread that holds the turn gets `None` (it
+/// goes on inside its turn). Never hold it while fetching.
+pub fn long_text_turn(bytes: usize) -> Option<LongTextTurn> {
+    if bytes <= LONG_TEXT_BYTES || HOLDS_LONG_TEXT_TURN.get() {
+        return None;
+    }
+    let guard = LONG_TEXT_TURN.lock().unwrap_or_else(|e| e.into_inner());
+    HOLDS_LONG_TEXT_TURN.set(true);
+    Some(LongTextTurn { _guard: guard })
 }
 
 /// One matched passage, in `char` offsets of the two extracted texts (end exclusive).
@@ -552,6 +574,7 @@ mod long_text_tests {
         use std::sync::atomic::{AtomicBool, Ordering};
         let first = super::long_text_turn(super::LONG_TEXT_BYTES + 1).expect("a long text takes a turn");
         assert!(super::long_text_turn(100).is_none(), "a short text never waits");
+        assert!(super::long_text_turn(super::LONG_TEXT_BYTES + 1).is_none(), "inside its turn, a thread goes on");
         let second_ran = AtomicBool::new(false);
         std::thread::scope(|s| {
             let waiter = s.spawn(|| {

@@ -48,6 +48,13 @@ impl RunPages {
     /// Checks a page and records it as a finding at once (its own transaction): a crash
     /// loses at most the page in hand, and memory holds one page at a time.
     fn record(&mut self, index: &Index, store: &mut Store, opts: &CheckOptions, gathered: Gathered) -> Result<()> {
+        // A long page is checked and recorded in its turn (its bytes, text, WARC and finding
+        // are all held meanwhile), so pages of 15 MiB on many sites at once are not all in memory.
+        let bytes = match &gathered {
+            Gathered::Page(suspect) => suspect.pages.iter().map(|p| p.bytes.len()).sum(),
+            _ => 0,
+        };
+        let _turn = crate::engine::check::long_text_turn(bytes);
         let mut c = check_gathered(index, store, gathered, opts)?;
         let mut finding = None;
         if let Some(suspect) = &c.suspect {
