@@ -292,14 +292,7 @@ pub fn run_text(w: &Watch, c: &Changes, cancelled: bool, now: i64) -> String {
     for (url, reason) in &c.unreachable {
         out += &format!("  {:<12}  {url}: {reason}\n", "unreachable");
     }
-    out + &format!(
-        "  {} new, {} back, {} gone, {} still online, {} unreachable\n",
-        c.new.len(),
-        c.back.len(),
-        c.gone.len(),
-        c.still_online.len(),
-        c.unreachable.len()
-    )
+    out + &format!("  {}\n", c.counts())
 }
 
 pub fn notice_sent(db: &Path, ids: &[i64], to: &str, on: Option<&str>) -> Result<ExitCode> {

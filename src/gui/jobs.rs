@@ -754,14 +754,7 @@ fn run_watches(
         emit.send(Event::WatchRun(Some(if run.cancelled {
             format!("{name}: cancelled, nothing changed")
         } else {
-            format!(
-                "{name}: {} new, {} back, {} gone, {} still online, {} unreachable",
-                c.new.len(),
-                c.back.len(),
-                c.gone.len(),
-                c.still_online.len(),
-                c.unreachable.len()
-            )
+            format!("{name}: {}", c.counts())
         })));
     };
     let runs = crate::engine::web::watch::run_on_checkers(

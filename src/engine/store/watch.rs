@@ -171,6 +171,20 @@ pub struct Changes {
     pub unreachable: Vec<(String, String)>,
 }
 
+impl Changes {
+    /// The counts as runs are summed up: `2 new, 0 back, 1 gone, 3 still online, 0 unreachable`.
+    pub fn counts(&self) -> String {
+        format!(
+            "{} new, {} back, {} gone, {} still online, {} unreachable",
+            self.new.len(),
+            self.back.len(),
+            self.gone.len(),
+            self.still_online.len(),
+            self.unreachable.len()
+        )
+    }
+}
+
 /// A run of a watch as recorded.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WatchRun {
