@@ -940,6 +940,7 @@ fn a_watched_site_fills_the_dashboard_and_its_findings_make_a_notice() {
     h.run_steps(2);
     h.get_by_label_contains("3 pages copy your works, 3 still online, 1 sites");
     h.get_by_label("Per work");
+    h.get_by_label("《西游记》 吴承恩");
     h.get_by_label_contains("+3 new");
     assert!(h.state().messages.iter().any(|m| m.contains("笔趣阁: 3 new")), "{:?}", h.state().messages);
 

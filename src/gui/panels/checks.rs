@@ -53,12 +53,8 @@ impl WorkKey {
 }
 
 /// A work (`《title》 authors`), or a source without one by its title.
-fn work_name(s: &crate::engine::check::SourceMatch) -> String {
-    match &s.work {
-        Some(w) if w.authors.is_empty() => format!("《{}》", w.title),
-        Some(w) => format!("《{}》 {}", w.title, w.authors.join("、")),
-        None => s.title.clone(),
-    }
+fn source_work_name(s: &crate::engine::check::SourceMatch) -> String {
+    s.work.as_ref().map_or_else(|| s.title.clone(), |w| super::work_name(&w.title, &w.authors))
 }
 
 /// One corpus work and the suspects of this batch that copy it.
@@ -124,7 +120,7 @@ pub fn works(app: &ZhiwenApp) -> Vec<WorkRow> {
             let key = WorkKey::of(s);
             let w = by_key.entry(key).or_insert_with(|| WorkRow {
                 key,
-                title: work_name(s),
+                title: source_work_name(s),
                 chapters: Vec::new(),
                 suspects: 0,
                 best: 0.0,
@@ -244,7 +240,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 .iter()
                 .flat_map(|r| &r.outcome.report.sources)
                 .find(|s| WorkKey::of(s) == w)
-                .map_or(String::new(), work_name);
+                .map_or(String::new(), source_work_name);
             ui.horizontal(|ui| {
                 ui.label(format!("{}: {title}", tr.work));
                 if ui.small_button(tr.all_suspects).clicked() {

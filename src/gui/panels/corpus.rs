@@ -83,11 +83,7 @@ pub enum Row {
 
 /// A work as the tree shows it: `《title》 authors`.
 pub fn work_label(w: &Work) -> String {
-    if w.authors.is_empty() {
-        format!("《{}》", w.title)
-    } else {
-        format!("《{}》 {}", w.title, w.authors.join("、"))
-    }
+    super::work_name(&w.title, &w.authors)
 }
 
 /// The tree's rows: works in the chosen order, each followed by its matching chapters in

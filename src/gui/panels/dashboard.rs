@@ -214,8 +214,13 @@ fn picture(app: &mut ZhiwenApp, ui: &mut egui::Ui, tr: &'static Tr, p: &Picture)
                 .body(|body| {
                     body.rows(22.0, p.works.len(), |mut row| {
                         let w = &p.works[row.index()];
+                        // A work as everywhere else: 《title》 and its authors.
+                        let name = match w.work_id {
+                            Some(_) => super::work_name(&w.title, &w.authors),
+                            None => w.title.clone(),
+                        };
                         row.col(|ui| {
-                            ui.label(&w.title).on_hover_text(format!(
+                            ui.label(name).on_hover_text(format!(
                                 "{}\n{}: {}\n{}: {}",
                                 w.path,
                                 tr.first_seen,

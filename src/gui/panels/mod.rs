@@ -56,6 +56,11 @@ pub fn sort_button(ui: &mut eframe::egui::Ui, label: &str, order: Option<bool>, 
     ui.add(eframe::egui::Button::new(text).frame(framed)).clicked()
 }
 
+/// A work as the app names it: `《title》 authors` (`《title》` without authors).
+pub fn work_name(title: &str, authors: &[String]) -> String {
+    if authors.is_empty() { format!("《{title}》") } else { format!("《{title}》 {}", authors.join("、")) }
+}
+
 /// At most `max` characters of `text` on one line: line breaks and runs of white space
 /// become one space, and a cut is marked with `…` (the whole text goes in the hover text).
 pub fn one_line(text: &str, max: usize) -> String {
