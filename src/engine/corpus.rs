@@ -196,7 +196,9 @@ impl Corpus {
     pub fn checker(&self) -> Result<Checker> {
         let path =
             self.store.path().ok_or_else(|| Error::Parameter("an in-memory store has no second connection".into()))?;
-        Ok(Checker { index: self.index.clone(), store: Store::open(path, self.params())? })
+        let store = Store::open(path, self.params())?;
+        store.limit_page_cache()?;
+        Ok(Checker { index: self.index.clone(), store })
     }
 
     /// Re-fingerprints every stored document with `params` (from the stored texts) in one

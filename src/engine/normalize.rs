@@ -79,14 +79,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     }
     let mut cuts = vec![0];
     let mut at = PIECE;
-    while at < text.len() {
-        let from = text.ceil_char_boundary(at);
-        let Some((i, c)) =
-            text[from..].char_indices().find(|&(_, c)| c.is_ascii_whitespace() || UNIFIED_IDEOGRAPHS.contains(&c))
-        else {
-            break;
-        };
-        let cut = from + i + c.len_utf8();
+    while let Some(cut) = cut_at_or_after(text, at) {
         cuts.push(cut);
         at = cut + PIECE;
     }
@@ -98,6 +91,19 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let firsts: Vec<u32> = chars.iter().scan(0, |seen, &n| Some(std::mem::replace(seen, *seen + n))).collect();
     let tokens: Vec<Vec<Token>> = pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first)).collect();
     tokens.concat()
+}
+
+/// The first byte offset at or after `at` where `text` can be cut without splitting a
+/// token (just after white space or a Han character, where no word is open): the tokens of
+/// the pieces are then the tokens of the whole. `None` if there is none before the end.
+pub fn cut_at_or_after(text: &str, at: usize) -> Option<usize> {
+    if at >= text.len() {
+        return None;
+    }
+    let from = text.ceil_char_boundary(at);
+    let (i, c) =
+        text[from..].char_indices().find(|&(_, c)| c.is_ascii_whitespace() || UNIFIED_IDEOGRAPHS.contains(&c))?;
+    Some(from + i + c.len_utf8()).filter(|&cut| cut < text.len())
 }
 
 /// Tokens of `text`, whose first char is char `first` of the whole.

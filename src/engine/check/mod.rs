@@ -14,6 +14,7 @@
 pub mod among;
 pub mod chain;
 pub mod diff;
+mod pieces;
 pub mod regions;
 pub mod verify;
 
@@ -196,7 +197,33 @@ pub trait Sources {
 }
 
 /// Checks `text` against `index`. `path` is only carried into the report.
+/// A text longer than [`LONG_TEXT_BYTES`] is checked in overlapping pieces
+/// ([`pieces`]), so its memory is a piece's, not the text's.
 pub fn check_text(
+    index: &Index,
+    sources: &dyn Sources,
+    params: &FingerprintParams,
+    opts: &CheckOptions,
+    path: &str,
+    text: &str,
+) -> Result<SuspectReport> {
+    if text.len() > LONG_TEXT_BYTES {
+        return pieces::check_in_pieces(
+            index,
+            sources,
+            params,
+            opts,
+            path,
+            text,
+            pieces::PIECE_BYTES,
+            pieces::OVERLAP_BYTES,
+        );
+    }
+    check_whole(index, sources, params, opts, path, text)
+}
+
+/// [`check_text`] on the whole text at once.
+fn check_whole(
     index: &Index,
     sources: &dyn Sources,
     params: &FingerprintParams,

@@ -180,6 +180,14 @@ impl Store {
         Ok(Store { conn, path, params, read_only: false })
     }
 
+    /// Keeps this connection's page cache small (256 KiB instead of SQLite's 2 MiB): a
+    /// checker reads a few source texts and writes findings, which the cache never reads
+    /// again, and a watch run opens one connection per site at once.
+    pub(crate) fn limit_page_cache(&self) -> Result<()> {
+        self.conn.pragma_update(None, "cache_size", -256)?;
+        Ok(())
+    }
+
     /// The parameters every stored window was made with.
     pub fn params(&self) -> FingerprintParams {
         self.params
