@@ -46,6 +46,12 @@ pub enum Error {
     #[error("invalid setting: {0}")]
     Parameter(String),
 
+    /// A long page not read while another thread checks one
+    /// ([`crate::engine::web::fetch::FetchOptions::long_pages_take_turns`]): its caller asks
+    /// again later.
+    #[error("{url}: put off while another long page is checked")]
+    PutOff { url: String },
+
     /// A web page could not be fetched or was refused; the message names the URL.
     #[error("{url}: {reason}")]
     Fetch { url: String, reason: String },

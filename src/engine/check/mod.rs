@@ -96,6 +96,35 @@ pub fn long_text_turn(bytes: usize) -> Option<LongTextTurn> {
     Some(LongTextTurn { _guard: guard })
 }
 
+thread_local! {
+    /// The turn this thread took for a long page it is reading ([`hold_long_text_turn`]).
+    static HELD_TURN: std::cell::RefCell<Option<LongTextTurn>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Takes the long-text turn for a long page this thread is about to read, and holds it
+/// until [`release_held_turn`], so the page's body, text, check and record are the only long
+/// ones in memory. `wait`: wait for the turn; otherwise, when another thread has it, return
+/// `false` at once (the caller puts the page off). `true` when this thread holds it.
+pub fn hold_long_text_turn(wait: bool) -> bool {
+    if HOLDS_LONG_TEXT_TURN.get() {
+        return true;
+    }
+    let guard = match LONG_TEXT_TURN.try_lock() {
+        Ok(guard) => guard,
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) if wait => LONG_TEXT_TURN.lock().unwrap_or_else(|e| e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => return false,
+    };
+    HOLDS_LONG_TEXT_TURN.set(true);
+    HELD_TURN.with(|held| *held.borrow_mut() = Some(LongTextTurn { _guard: guard }));
+    true
+}
+
+/// Gives back the turn [`hold_long_text_turn`] took on this thread, if it did.
+pub fn release_held_turn() {
+    HELD_TURN.with(|held| held.borrow_mut().take());
+}
+
 /// One matched passage, in `char` offsets of the two extracted texts (end exclusive).
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Passage {
@@ -208,16 +237,7 @@ pub fn check_text(
     text: &str,
 ) -> Result<SuspectReport> {
     if text.len() > LONG_TEXT_BYTES {
-        return pieces::check_in_pieces(
-            index,
-            sources,
-            params,
-            opts,
-            path,
-            text,
-            pieces::PIECE_BYTES,
-            pieces::OVERLAP_BYTES,
-        );
+        return pieces::check_in_pieces(index, sources, params, opts, path, text, pieces::CUTS);
     }
     check_whole(index, sources, params, opts, path, text)
 }

@@ -3,7 +3,7 @@
 //! check keeps several structures per token and per window (about 50 bytes a character).
 //!
 //! The text is cut where no token is open ([`cut_at_or_after`]), each piece overlapping
-//! the next by [`OVERLAP_BYTES`], and each piece is checked on its own. A copied region no
+//! the next ([`CUTS`]), and each piece is checked on its own. A copied region no
 //! longer than the overlap lies whole inside some piece; a longer one that crosses a cut is
 //! found in parts at least the overlap long, one on each side, whose passages meet in the
 //! overlap and are joined. The shares are then counted once over the whole text, a piece
@@ -16,11 +16,16 @@ use crate::engine::normalize::{Token, cut_at_or_after, token_chars, tokenize};
 use crate::engine::params::FingerprintParams;
 use std::collections::BTreeMap;
 
-/// Bytes of text per piece (about 350,000 Han characters).
-pub const PIECE_BYTES: usize = 1 << 20;
-/// Bytes each piece shares with the next (about 5,000 Han characters: far more than a
-/// copied region needs to be kept, [`CheckOptions::min_passage_chars`]).
-pub const OVERLAP_BYTES: usize = 16 << 10;
+/// How a long text is cut: bytes per piece, and bytes each piece shares with the next.
+#[derive(Clone, Copy, Debug)]
+pub struct Cuts {
+    pub piece_bytes: usize,
+    pub overlap_bytes: usize,
+}
+
+/// Pieces of 1 MiB (about 350,000 Han characters) sharing 16 KiB (about 5,000: far more
+/// than a copied region needs to be kept, [`CheckOptions::min_passage_chars`]).
+pub const CUTS: Cuts = Cuts { piece_bytes: 1 << 20, overlap_bytes: 16 << 10 };
 
 /// One piece: its bytes of the text and the char offset of its first byte.
 #[derive(Clone, Copy, Debug)]
@@ -63,7 +68,7 @@ struct Found {
     joined: bool,
 }
 
-/// [`super::check_text`] for a long text, in pieces of `piece_bytes` sharing `overlap_bytes`.
+/// [`super::check_text`] for a long text, in pieces cut as `cuts` says.
 pub(super) fn check_in_pieces(
     index: &Index,
     sources: &dyn Sources,
@@ -71,10 +76,9 @@ pub(super) fn check_in_pieces(
     opts: &CheckOptions,
     path: &str,
     text: &str,
-    piece_bytes: usize,
-    overlap_bytes: usize,
+    cuts: Cuts,
 ) -> Result<SuspectReport> {
-    let (pieces, parts) = pieces(text, piece_bytes, overlap_bytes);
+    let (pieces, parts) = pieces(text, cuts.piece_bytes, cuts.overlap_bytes);
     let mut found: BTreeMap<u32, (SourceMatch, Vec<Found>)> = BTreeMap::new();
     for (i, piece) in pieces.iter().enumerate() {
         let report = check_whole(index, sources, params, opts, path, &text[piece.start..piece.end])?;
@@ -279,7 +283,13 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|&(i, _)| i != 5)
-            .map(|(i, l)| if i == 9 { format!("{l}\n本站所有小说均来自网络，天才一秒记住本站地址。\n") } else { format!("{l}\n") })
+            .map(|(i, l)| {
+                if i == 9 {
+                    format!("{l}\n本站所有小说均来自网络，天才一秒记住本站地址。\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
             .collect();
         let cut = |from: usize, to: usize| filler[from..to].iter().collect::<String>();
         [cut(0, 1500), a, cut(1500, 2600), edited, cut(2600, 3000), c, cut(3000, 6000)].concat()
@@ -308,14 +318,26 @@ mod tests {
         for (piece, overlap) in [(8 << 10, 2 << 10), (5 << 10, 1 << 10), (20 << 10, 3 << 10)] {
             let (ps, _) = pieces(&text, piece, overlap);
             assert!(ps.len() >= 4, "{} pieces", ps.len());
-            let cut = check_in_pieces(&index, store, &store.params(), &opts, "s", &text, piece, overlap).unwrap();
+            let cut = check_in_pieces(
+                &index,
+                store,
+                &store.params(),
+                &opts,
+                "s",
+                &text,
+                Cuts { piece_bytes: piece, overlap_bytes: overlap },
+            )
+            .unwrap();
             assert_eq!(cut.chars, whole.chars);
             assert!((cut.similarity - whole.similarity).abs() < 1e-9, "{} vs {}", cut.similarity, whole.similarity);
             assert_eq!(cut.sources.len(), whole.sources.len());
             for (c, w) in cut.sources.iter().zip(&whole.sources) {
                 assert_eq!(c.id, w.id);
                 let sides = |m: &SourceMatch| -> Vec<_> {
-                    m.passages.iter().map(|p| (p.suspect_start, p.suspect_end, p.source_start, p.source_end, p.region)).collect()
+                    m.passages
+                        .iter()
+                        .map(|p| (p.suspect_start, p.suspect_end, p.source_start, p.source_end, p.region))
+                        .collect()
                 };
                 assert_eq!(sides(c), sides(w), "source {} in pieces of {piece}", w.id);
                 assert!((c.similarity - w.similarity).abs() < 1e-9);

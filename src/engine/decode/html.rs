@@ -20,11 +20,11 @@ use super::text::decode_text_bytes;
 use encoding_rs::Encoding;
 use scraper::{Html, Node};
 
-const SKIPPED_TAGS: &[&str] = &[
+pub(super) const SKIPPED_TAGS: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "footer", "header", "aside", "form", "iframe", "svg", "button",
     "select", "head", "title", "object", "canvas",
 ];
-const BLOCK_TAGS: &[&str] = &[
+pub(super) const BLOCK_TAGS: &[&str] = &[
     "p",
     "div",
     "br",
@@ -83,7 +83,7 @@ const BOILERPLATE_WORDS: &[&str] = &[
 /// Deepest element nesting accepted. Real pages stay far below a hundred levels.
 pub const MAX_DEPTH: usize = 2000;
 
-const VOID_TAGS: &[&str] =
+pub(super) const VOID_TAGS: &[&str] =
     &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
 
 /// The deepest nesting of elements, approximately (tags counted, not parsed), in one pass.
@@ -126,7 +126,7 @@ pub fn decode_html_with_charset(bytes: &[u8], header_charset: Option<&str>) -> R
     if max_depth(&page) > MAX_DEPTH {
         return Err(format!("HTML nested more than {MAX_DEPTH} levels deep: refused as hostile markup"));
     }
-    Ok((html_to_text(&page), encoding))
+    Ok((page_text(&page), encoding))
 }
 
 /// The markup of an HTML page as text: charset from the BOM, the HTTP header, `<meta>`, or
@@ -159,11 +159,13 @@ fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 fn is_boilerplate(e: &scraper::node::Element) -> bool {
-    if SKIPPED_TAGS.contains(&e.name()) || e.attr("hidden").is_some() {
-        return true;
-    }
-    let words = e.classes().chain(e.id()).flat_map(|s| s.split(['-', '_', ' '])).map(str::to_ascii_lowercase);
-    words.into_iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
+    SKIPPED_TAGS.contains(&e.name()) || e.attr("hidden").is_some() || is_boilerplate_name(e.classes().chain(e.id()))
+}
+
+/// Whether an element's classes and id name it as boilerplate.
+pub(super) fn is_boilerplate_name<'a>(names: impl Iterator<Item = &'a str>) -> bool {
+    let mut words = names.flat_map(|s| s.split(['-', '_', ' '])).map(str::to_ascii_lowercase);
+    words.any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
 }
 
 /// The hiding properties: `display`, `visibility`, `font-size`.
@@ -187,7 +189,7 @@ fn hides(property: &str, value: &str) -> Option<(usize, bool)> {
 }
 
 /// The hiding declarations of a declaration block (`display:none; color:red`).
-fn hiding_declarations(block: &str) -> Vec<(usize, bool)> {
+pub(super) fn hiding_declarations(block: &str) -> Vec<(usize, bool)> {
     block
         .split(';')
         .filter_map(|d| {
@@ -200,7 +202,7 @@ fn hiding_declarations(block: &str) -> Vec<(usize, bool)> {
 /// The rules of a style sheet that set a hiding property, in source order: (selector
 /// list, declarations). Comments are dropped; at-rules (`@media`, `@font-face`, ...) are
 /// skipped whole, blocks and all.
-fn hiding_rules(css: &str) -> Vec<(String, Vec<(usize, bool)>)> {
+pub(super) fn hiding_rules(css: &str) -> Vec<(String, Vec<(usize, bool)>)> {
     let mut plain = String::with_capacity(css.len());
     let mut rest = css;
     while let Some(start) = rest.find("/*") {
@@ -285,20 +287,92 @@ fn hidden_elements(doc: &Html) -> std::collections::HashSet<ego_tree::NodeId> {
     state.into_iter().filter(|(_, s)| s.contains(&Some(true))).map(|(id, _)| id).collect()
 }
 
-/// The visible text of an HTML document.
+/// The visible text of an HTML document: through the tree, or for a page over
+/// [`html_stream::LONG_PAGE_BYTES`] as a stream of tokens (`html_stream`).
+pub fn page_text(page: &str) -> String {
+    if page.len() > super::html_stream::LONG_PAGE_BYTES {
+        super::html_stream::long_html_to_text(page)
+    } else {
+        html_to_text(page)
+    }
+}
+
+/// A page's `<a href>` and `<link href>` elements: (href, the anchor's text, rel in lower
+/// case), in document order; for a page over [`html_stream::LONG_PAGE_BYTES`] from the
+/// stream of tokens.
+pub fn page_links(page: &str) -> Vec<(String, String, String)> {
+    if page.len() > super::html_stream::LONG_PAGE_BYTES {
+        super::html_stream::long_page_links(page)
+    } else {
+        tree_links(page)
+    }
+}
+
+/// [`page_links`] through the tree.
+pub(super) fn tree_links(page: &str) -> Vec<(String, String, String)> {
+    let doc = Html::parse_document(page);
+    let anchors = scraper::Selector::parse("a[href], link[href]").expect("valid selector");
+    doc.select(&anchors)
+        .filter_map(|a| {
+            let href = a.value().attr("href")?.to_string();
+            let text = a.text().collect::<String>().trim().to_string();
+            Some((href, text, a.value().attr("rel").unwrap_or("").to_ascii_lowercase()))
+        })
+        .collect()
+}
+
+/// Text as a reader sees it, built a piece at a time: ASCII white space collapsed as a
+/// browser collapses it (full-width spaces, Chinese paragraph indentation, kept), blocks
+/// on lines of their own.
+#[derive(Default)]
+pub(super) struct TextOut {
+    out: String,
+}
+
+impl TextOut {
+    /// Ends the line, unless it is empty.
+    pub(super) fn newline(&mut self) {
+        let trimmed = self.out.trim_end_matches([' ', '\t']).len();
+        self.out.truncate(trimmed);
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    /// A text node's text; inside `<pre>` as it is.
+    pub(super) fn text(&mut self, t: &str, pre: bool) {
+        if pre {
+            self.out.push_str(t);
+            return;
+        }
+        for (i, piece) in t.split(|c: char| c.is_ascii_whitespace()).enumerate() {
+            if i > 0 && !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
+                self.out.push(' ');
+            }
+            self.out.push_str(piece);
+        }
+    }
+
+    /// Lines without their trailing spaces, no runs of empty lines.
+    pub(super) fn finish(self) -> String {
+        let mut text = String::with_capacity(self.out.len());
+        for line in self.out.lines().map(|l| l.trim_end()) {
+            if !line.trim().is_empty() {
+                text.push_str(line.trim_start_matches(' '));
+                text.push('\n');
+            }
+        }
+        text
+    }
+}
+
+/// The visible text of an HTML document, through its tree.
 pub fn html_to_text(page: &str) -> String {
     let doc = Html::parse_document(page);
     let hidden = hidden_elements(&doc);
-    let mut out = String::new();
+    let mut out = TextOut::default();
     let mut skipping: Option<ego_tree::NodeId> = None;
     let mut pre_depth = 0usize;
-    let newline = |out: &mut String| {
-        let trimmed = out.trim_end_matches([' ', '\t']).len();
-        out.truncate(trimmed);
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push('\n');
-        }
-    };
     for edge in doc.tree.root().traverse() {
         match edge {
             ego_tree::iter::Edge::Open(node) => {
@@ -312,20 +386,10 @@ pub fn html_to_text(page: &str) -> String {
                             pre_depth += 1;
                         }
                         if BLOCK_TAGS.contains(&e.name()) {
-                            newline(&mut out);
+                            out.newline();
                         }
                     }
-                    Node::Text(t) if pre_depth > 0 => out.push_str(t),
-                    Node::Text(t) => {
-                        // Collapse ASCII white space like a browser; keep full-width spaces
-                        // (Chinese paragraph indentation).
-                        for (i, piece) in t.split(|c: char| c.is_ascii_whitespace()).enumerate() {
-                            if i > 0 && !out.is_empty() && !out.ends_with([' ', '\n']) {
-                                out.push(' ');
-                            }
-                            out.push_str(piece);
-                        }
-                    }
+                    Node::Text(t) => out.text(t, pre_depth > 0),
                     _ => {}
                 }
             }
@@ -342,21 +406,13 @@ pub fn html_to_text(page: &str) -> String {
                         pre_depth = pre_depth.saturating_sub(1);
                     }
                     if BLOCK_TAGS.contains(&e.name()) {
-                        newline(&mut out);
+                        out.newline();
                     }
                 }
             }
         }
     }
-    // Lines without their trailing spaces, no runs of empty lines.
-    let mut text = String::with_capacity(out.len());
-    for line in out.lines().map(|l| l.trim_end()) {
-        if !line.trim().is_empty() {
-            text.push_str(line.trim_start_matches(' '));
-            text.push('\n');
-        }
-    }
-    text
+    out.finish()
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 
 pub(crate) mod archive;
 mod html;
+mod html_stream;
 mod mobi;
 mod pdf_cmap;
 mod rtf;
@@ -25,6 +26,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use archive::BookMetadata;
+pub use html::page_links;
 pub use text::decode_text_bytes;
 
 /// Files larger than this are refused with a message rather than read into memory.
@@ -143,7 +145,7 @@ fn pdf_text(bytes: &[u8]) -> Result<String, String> {
 fn mobi_text(bytes: &[u8]) -> Result<String, String> {
     let markup = catch_quietly(|| mobi::mobi_markup(bytes))
         .map_err(|_| "damaged Kindle ebook (the reader failed on it)".to_string())??;
-    Ok(html::html_to_text(&markup))
+    Ok(html::page_text(&markup))
 }
 
 /// Refuses a PDF whose pages' `/Parent` chains loop or run deeper than any real file:

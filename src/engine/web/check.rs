@@ -1,7 +1,7 @@
 //! Web pages checked against the corpus: fetched (a chapter over its pages, or the chapters
 //! a contents page lists), checked like any text, with their origin in the report.
 
-use crate::engine::check::{CheckOptions, SuspectReport, WebOrigin};
+use crate::engine::check::{self, CheckOptions, SuspectReport, WebOrigin};
 use crate::engine::corpus::{Checker, Corpus, check_text_with};
 use crate::engine::index::Index;
 use crate::engine::progress::Cancel;
@@ -171,8 +171,29 @@ pub(crate) fn gather_urls(
         } else {
             (vec![url.clone()], HashSet::new())
         };
+        // A contents page read in this thread's long-text turn is done with.
+        check::release_held_turn();
         let total = chapters.len();
-        for (i, chapter) in chapters.into_iter().enumerate() {
+        // Long chapters put off while another thread checks a long page (see
+        // `FetchOptions::long_pages_take_turns`): tried again between the next chapters when
+        // the turn is free, and after the last, waiting for it.
+        let mut put_off: std::collections::VecDeque<String> = Default::default();
+        let mut queue = chapters.into_iter().map(|c| (c, true)).collect::<std::collections::VecDeque<_>>();
+        let mut done = 0usize;
+        loop {
+            let (chapter, may_put_off) = match put_off.front() {
+                // The last ones wait for the turn.
+                Some(_) if queue.is_empty() => (put_off.pop_front().expect("one is put off"), false),
+                // Once the site's delay has passed, the turn is taken if free and the page
+                // read in it; else the next chapter is read.
+                Some(first) if fetcher.wait_for_host(first) && check::hold_long_text_turn(false) => {
+                    (put_off.pop_front().expect("one is put off"), false)
+                }
+                _ => match queue.pop_front() {
+                    Some(next) => next,
+                    None => break,
+                },
+            };
             if cancel.is_cancelled() {
                 break;
             }
@@ -181,20 +202,31 @@ pub(crate) fn gather_urls(
                 let reason = format!(
                     "not checked: the page limit ({}) was reached; {} of {total} chapters listed by {url} were not checked",
                     web.max_pages,
-                    total - i
+                    total - done
                 );
                 out.push(failed(&chapter, Error::Fetch { url: chapter.clone(), reason }))?;
                 break;
             }
             progress(&chapter);
-            match crawl::chapter(fetcher, &chapter, &listed, !web.follow, cancel) {
+            fetcher.put_off_long_pages = may_put_off;
+            let result = crawl::chapter(fetcher, &chapter, &listed, !web.follow, cancel);
+            fetcher.put_off_long_pages = false;
+            match result {
+                Err(Error::PutOff { .. }) => {
+                    put_off.push_back(chapter);
+                    continue;
+                }
                 Ok(suspect) => {
                     pages += suspect.pages.len();
                     (out.0)(Gathered::Page(suspect))?;
                 }
                 Err(e) => out.push(failed(&chapter, e))?,
             }
+            done += 1;
+            // The page is checked and recorded (or failed): its turn goes to the next.
+            check::release_held_turn();
         }
+        check::release_held_turn();
     }
     Ok(())
 }

@@ -13,7 +13,6 @@ use super::fetch::{Fetcher, Page};
 use crate::engine::decode::decode_web_page;
 use crate::engine::progress::Cancel;
 use crate::{Error, Result};
-use scraper::{Html, Selector};
 use std::collections::HashSet;
 use url::Url;
 
@@ -38,15 +37,12 @@ impl WebSuspect {
 
 /// Links of an HTML page, resolved against `base`: (URL, anchor text, rel).
 pub(crate) fn links(page: &str, base: &Url) -> Vec<(Url, String, String)> {
-    let doc = Html::parse_document(page);
-    let anchors = Selector::parse("a[href], link[href]").expect("valid selector");
-    doc.select(&anchors)
-        .filter_map(|a| {
-            let mut url = base.join(a.value().attr("href")?).ok()?;
+    crate::engine::decode::page_links(page)
+        .into_iter()
+        .filter_map(|(href, text, rel)| {
+            let mut url = base.join(&href).ok()?;
             url.set_fragment(None);
             matches!(url.scheme(), "http" | "https").then_some(())?;
-            let text: String = a.text().collect::<String>().trim().to_string();
-            let rel = a.value().attr("rel").unwrap_or("").to_ascii_lowercase();
             Some((url, text, rel))
         })
         .collect()
@@ -83,6 +79,8 @@ pub fn chapter(
     cancel: &Cancel,
 ) -> Result<WebSuspect> {
     let mut first = if named { fetcher.fetch_named(url)? } else { fetcher.fetch(url)? };
+    // The chapter's next pages are read whatever their length (a chapter is never cut).
+    fetcher.put_off_long_pages = false;
     fetcher.render_page(&mut first);
     let mut text = match &first.rendered {
         Some(r) => r.visible_text.clone(),

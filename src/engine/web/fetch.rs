@@ -16,8 +16,10 @@
 //! page, and a table of contents leads to its chapters.
 
 use super::{render, warc, wire};
+use crate::engine::check::{self, LONG_TEXT_BYTES};
 use crate::{Error, Result};
 use std::collections::HashMap;
+use std::io::Read;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -98,6 +100,14 @@ pub struct FetchOptions {
     /// Certificates (DER) trusted beside the Mozilla roots: an organisation's own
     /// authority, or a test's self-signed server.
     pub trusted_certificates: Vec<Vec<u8>>,
+    /// A body longer than [`LONG_TEXT_BYTES`] is read only in this thread's long-text turn
+    /// ([`check::hold_long_text_turn`]), which stays held (through decoding, checking and
+    /// recording the page) until [`check::release_held_turn`]: many threads at once then
+    /// hold one long page, not one each. With [`Fetcher::put_off_long_pages`], a page
+    /// whose `Content-Length` says it is long while another thread has the turn is not read
+    /// but put off ([`Error::PutOff`]). For callers that handle each page on the thread that
+    /// fetched it and release the turn after it (watch runs).
+    pub long_pages_take_turns: bool,
 }
 
 impl Default for FetchOptions {
@@ -113,6 +123,7 @@ impl Default for FetchOptions {
             render: false,
             chromium: None,
             trusted_certificates: Vec::new(),
+            long_pages_take_turns: false,
         }
     }
 }
@@ -223,6 +234,10 @@ pub struct Fetcher {
     wire: wire::SharedLog,
     /// Chromium, started at the first page to render; the reason when it could not be.
     renderer: Option<std::result::Result<render::Renderer, String>>,
+    /// See [`FetchOptions::long_pages_take_turns`].
+    pub put_off_long_pages: bool,
+    /// The last request was put off ([`Error::PutOff`]).
+    put_off: bool,
 }
 
 impl Fetcher {
@@ -248,7 +263,16 @@ impl Fetcher {
                 .chain(wire::RecordingConnector { log: log.clone(), proxied });
         let resolver = wire::RecordingResolver { inner: Default::default(), log: log.clone() };
         let agent = ureq::Agent::with_parts(config, connector, resolver);
-        Ok(Fetcher { agent, opts, robots: HashMap::new(), last_request: HashMap::new(), wire: log, renderer: None })
+        Ok(Fetcher {
+            agent,
+            opts,
+            robots: HashMap::new(),
+            last_request: HashMap::new(),
+            wire: log,
+            renderer: None,
+            put_off_long_pages: false,
+            put_off: false,
+        })
     }
 
     /// The settings a capture records: what the fetcher sent and how it behaved (the proxy
@@ -305,7 +329,11 @@ impl Fetcher {
                     format!("redirected to {current}, which the site's robots.txt forbids (not requested)")
                 }));
             }
-            let (status, headers, bytes, exchange) = self.get(&current).map_err(fail)?;
+            let answer = self.get(&current);
+            if std::mem::take(&mut self.put_off) {
+                return Err(Error::PutOff { url: url.to_string() });
+            }
+            let (status, headers, bytes, exchange) = answer.map_err(fail)?;
             exchanges.push(exchange);
             if (300..400).contains(&status)
                 && let Some(location) = headers.iter().find(|(n, _)| n == "location").map(|(_, v)| v.clone())
@@ -389,6 +417,12 @@ impl Fetcher {
         Ok(self.robots[&origin].rules.as_ref().is_none_or(|r| r.allowed(url.as_str())))
     }
 
+    /// Waits until `url`'s host may be asked again (its delay since the last request);
+    /// `true`, or `false` for a string that is not a URL.
+    pub fn wait_for_host(&mut self, url: &str) -> bool {
+        Url::parse(url).map(|u| self.wait_turn(&u)).is_ok()
+    }
+
     /// One GET, after waiting for the host's turn: status, headers, body (size-capped).
     fn get(&mut self, url: &Url) -> std::result::Result<Answer, String> {
         self.wait_turn(url);
@@ -396,14 +430,40 @@ impl Fetcher {
         let answer = (|| {
             let mut response = self.agent.get(url.as_str()).call()?;
             let status = response.status().as_u16();
-            let headers = response
+            let headers: Vec<(String, String)> = response
                 .headers()
                 .iter()
                 .map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
                 .collect();
-            let bytes = response.body_mut().with_config().limit(self.opts.max_bytes).read_to_vec()?;
-            Ok((status, headers, bytes, wire::take(&self.wire)))
+            let body = response.body_mut().with_config().limit(self.opts.max_bytes);
+            if !self.opts.long_pages_take_turns {
+                return Ok(Some((status, headers, body.read_to_vec()?, wire::take(&self.wire))));
+            }
+            let length = response_length(&headers);
+            if length.is_some_and(|n| n > LONG_TEXT_BYTES as u64)
+                && !check::hold_long_text_turn(!self.put_off_long_pages)
+            {
+                return Ok(None);
+            }
+            // Without a length, the first LONG_TEXT_BYTES + 1 bytes say whether it is long.
+            let mut bytes = Vec::new();
+            let mut reader = body.reader();
+            let unwrap = |e: std::io::Error| e.downcast::<ureq::Error>().unwrap_or_else(ureq::Error::Io);
+            (&mut reader).take(LONG_TEXT_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(unwrap)?;
+            if bytes.len() > LONG_TEXT_BYTES {
+                check::hold_long_text_turn(true);
+            }
+            reader.read_to_end(&mut bytes).map_err(unwrap)?;
+            Ok(Some((status, headers, bytes, wire::take(&self.wire))))
         })();
+        let answer = match answer {
+            Ok(Some(answer)) => Ok(answer),
+            Ok(None) => {
+                self.put_off = true;
+                Err(ureq::Error::Other("put off".into()))
+            }
+            Err(e) => Err(e),
+        };
         // A request that failed (timed out, too large) still counts for the host's delay.
         self.last_request.insert(url.host_str().unwrap_or("").to_string(), Instant::now());
         answer.map_err(|e| self.reason(e))
@@ -464,6 +524,11 @@ impl Fetcher {
             other => other.to_string(),
         }
     }
+}
+
+/// The body's length from `Content-Length`, when the server gives one.
+fn response_length(headers: &[(String, String)]) -> Option<u64> {
+    headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.trim().parse().ok())
 }
 
 fn parse_url(url: &str) -> Result<Url> {

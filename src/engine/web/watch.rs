@@ -18,7 +18,7 @@ use crate::engine::progress::Cancel;
 use crate::engine::store::watch::{Changes, Observation, Watch};
 use crate::engine::store::{FindingKind, Store};
 use crate::engine::web::check::{Gathered, WebCheckOptions, WebChecked, captured, check_gathered, gather_urls};
-use crate::engine::web::fetch::Fetcher;
+use crate::engine::web::fetch::{FetchOptions, Fetcher};
 use std::collections::HashSet;
 
 /// One run of a watch: every page checked (with its finding id in its report), and what
@@ -96,7 +96,10 @@ fn run_with(
     let mut pages = RunPages::default();
     // One fetcher for the whole run: robots.txt read once per site, delays kept between the
     // contents' chapters and the known copies asked again.
-    let mut fetcher = Fetcher::new(web.fetch.clone())?;
+    // Each page is checked and recorded on this thread before the next is fetched, so a
+    // long page can hold its turn from its first byte to its finding.
+    let fetch = FetchOptions { long_pages_take_turns: true, ..web.fetch.clone() };
+    let mut fetcher = Fetcher::new(fetch)?;
     gather_urls(&mut fetcher, std::slice::from_ref(&watch.url), &web, progress, cancel, &mut |g| {
         pages.record(index, store, opts, g)
     })?;
