@@ -686,3 +686,83 @@ fn a_watch_can_run_every_five_minutes_and_no_more_often() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("between every 5 minutes and weekly"));
 }
+
+/// A site on `ip` whose first chapter is a long page (the copied chapter `long`, then the
+/// filler lines pirates pad a page with, to `long_bytes`), then `chapters` of usual size.
+fn site_with_a_long_page(
+    ip: &str,
+    long: &str,
+    long_bytes: usize,
+    chapters: &[&str],
+) -> (String, RequestLog, Arc<tiny_http::Server>) {
+    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
+    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
+    let paragraphs = |file: &str| format!("<p>{}</p>", read_text(&corpus_dir().join(file)).replace('\n', "</p><p>"));
+    let mut pages: HashMap<String, String> = HashMap::new();
+    let mut first = format!("<html><body><div id=\"content\">{}", paragraphs(long));
+    while first.len() < long_bytes {
+        first.push_str("<p>本站所有小说均来自网络，天才一秒记住本站地址。</p>\n");
+    }
+    pages.insert("/book/1.html".into(), first + "</div></body></html>");
+    for (i, file) in chapters.iter().enumerate() {
+        pages.insert(format!("/book/{}.html", i + 2), format!("<html><body>{}</body></html>", paragraphs(file)));
+    }
+    let links: String = (1..=chapters.len() + 1).map(|n| format!("<a href=\"/book/{n}.html\">第{n}章</a>")).collect();
+    pages.insert("/book/".into(), format!("<html><body>{links}</body></html>"));
+    let log: RequestLog = Arc::default();
+    let (srv, got) = (server.clone(), log.clone());
+    std::thread::spawn(move || {
+        for request in srv.incoming_requests() {
+            let path = request.url().to_string();
+            got.lock().unwrap().push((path.clone(), std::time::Instant::now()));
+            let _ = match pages.get(&path) {
+                Some(body) => request.respond(tiny_http::Response::from_string(body.clone()).with_header(
+                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..]).unwrap(),
+                )),
+                None => request.respond(tiny_http::Response::from_string("not here").with_status_code(404)),
+            };
+        }
+    });
+    (format!("{base}/book/"), log, server)
+}
+
+#[test]
+fn long_pages_on_sites_watched_at_once_are_each_checked_and_asked_for_at_most_twice() {
+    let dir = imported();
+    // Three sites whose first chapter is a 4.5 MiB page: read in turn (over 1 MiB), decoded
+    // as a stream of tokens (over 4 MiB) and checked in pieces (over 1 MiB of text).
+    let long_bytes = 4_500_000;
+    let sites: Vec<_> = [
+        ("127.0.0.70", "sanguoyanyi_000.txt", ["sanguoyanyi_001.txt", "xiyouji_000.txt"]),
+        ("127.0.0.71", "sanguoyanyi_001.txt", ["sanguoyanyi_002.txt", "sanguoyanyi_000.txt"]),
+        ("127.0.0.72", "xiyouji_000.txt", ["sanguoyanyi_000.txt", "sanguoyanyi_002.txt"]),
+    ]
+    .into_iter()
+    .map(|(ip, long, rest)| site_with_a_long_page(ip, long, long_bytes, &rest))
+    .collect();
+    for (url, _, _) in &sites {
+        add_watch(dir.path(), url);
+    }
+    let out = zhiwen(dir.path())
+        .args(["watch", "run", "--json", "--proxy", "none", "--delay", "0.2", "--timeout", "20", "--parallel", "3"])
+        .args(["--now", &T0.to_string()])
+        .timeout(Duration::from_secs(180))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings: serde_json::Value =
+        serde_json::from_slice(&zhiwen(dir.path()).args(["findings", "--json"]).output().unwrap().stdout).unwrap();
+    for (url, log, _) in &sites {
+        let run = runs.as_array().unwrap().iter().find(|r| r["watch"]["url"].as_str() == Some(url.as_str()));
+        let run = run.unwrap_or_else(|| panic!("{url} ran: {runs}"));
+        assert_eq!(urls(&run["changes"], "new").len(), 3, "every chapter, the long one too, is a new copy: {run}");
+        let long_url = format!("{url}1.html");
+        let long = findings.as_array().unwrap().iter().find(|f| f["target"].as_str() == Some(long_url.as_str()));
+        let long = long.unwrap_or_else(|| panic!("the long page is a finding: {findings}"));
+        assert!(long["chars"].as_u64().unwrap() > 1_400_000, "{long}");
+        assert_eq!(long["sources"].as_array().unwrap().len(), 1, "its one copied chapter: {long}");
+        let asked = log.lock().unwrap().iter().filter(|(p, _)| p == "/book/1.html").count();
+        assert!((1..=2).contains(&asked), "the long page asked for {asked} times (put off at most once)");
+    }
+}

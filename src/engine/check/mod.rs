@@ -616,8 +616,12 @@ mod share_tests {
 
 #[cfg(test)]
 mod long_text_tests {
+    /// The turn is one per process: its tests take turns too.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     #[test]
     fn long_texts_take_turns_and_short_ones_never_wait() {
+        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         use std::sync::atomic::{AtomicBool, Ordering};
         let first = super::long_text_turn(super::LONG_TEXT_BYTES + 1).expect("a long text takes a turn");
         assert!(super::long_text_turn(100).is_none(), "a short text never waits");
@@ -634,5 +638,24 @@ mod long_text_tests {
             waiter.join().unwrap();
         });
         assert!(second_ran.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_held_turn_is_kept_until_released_and_others_may_put_off_their_page() {
+        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        assert!(super::hold_long_text_turn(false), "a free turn is taken");
+        assert!(super::long_text_turn(super::LONG_TEXT_BYTES + 1).is_none(), "the holder goes on");
+        std::thread::scope(|s| {
+            assert!(!s.spawn(|| super::hold_long_text_turn(false)).join().unwrap(), "another thread puts off");
+        });
+        super::release_held_turn();
+        std::thread::scope(|s| {
+            let other = s.spawn(|| {
+                let held = super::hold_long_text_turn(false);
+                super::release_held_turn();
+                held
+            });
+            assert!(other.join().unwrap(), "once released, another thread takes it");
+        });
     }
 }
