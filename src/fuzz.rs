@@ -31,7 +31,7 @@ pub fn check(source: &str, bytes: &[u8]) {
     let cut: String = source.chars().skip(bytes.len() % 97).take(300).collect();
     let suspect = format!("{fuzzed}{cut}{fuzzed}");
     let mut b = IndexBuilder::new(3);
-    for w in stored_windows(&tokenize(source), &params) {
+    for w in stored_windows(&crate::engine::normalize::tokens(source, params.normalizing), &params) {
         b.push(w.fingerprint, WindowRef { doc: 1, ordinal: w.ordinal });
     }
     let index = b.build();

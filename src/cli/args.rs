@@ -323,6 +323,11 @@ pub struct FingerprintArgs {
     /// step stored and every token queried (stores made before anchors).
     #[arg(long, value_parser = ["winnowed", "every-step"])]
     pub anchoring: Option<String>,
+    /// What tokenizing undoes: disguises too (invisible characters, look-alike letters,
+    /// noise letters, pinyin-written passages; default), or the fixed rules only (stores
+    /// made before disguises were undone).
+    #[arg(long, value_parser = ["undisguised", "plain"])]
+    pub normalizing: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug, Clone)]

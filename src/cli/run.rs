@@ -155,7 +155,7 @@ fn import(db: &Path, paths: &[PathBuf], quiet: bool, batch: usize) -> Result<Exi
 }
 
 fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
-    let FingerprintArgs { window, step, ngram, weighting, anchoring } = args.clone();
+    let FingerprintArgs { window, step, ngram, weighting, anchoring, normalizing } = args.clone();
     let d = zhiwen::FingerprintParams::default();
     zhiwen::FingerprintParams {
         window: window.unwrap_or(d.window),
@@ -170,6 +170,11 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
             Some("every-step") => zhiwen::engine::params::Anchoring::EveryStep,
             Some(_) => zhiwen::engine::params::Anchoring::Winnowed,
             None => d.anchoring,
+        },
+        normalizing: match normalizing.as_deref() {
+            Some("plain") => zhiwen::engine::params::Normalizing::Plain,
+            Some(_) => zhiwen::engine::params::Normalizing::Undisguised,
+            None => d.normalizing,
         },
     }
 }

@@ -7,7 +7,6 @@
 //! at a stored path replaces the old version.
 
 use crate::engine::decode::{self, FOLDER_EXTENSIONS};
-use crate::engine::normalize::tokenize;
 use crate::engine::params::FingerprintParams;
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::simhash::stored_windows;
@@ -131,7 +130,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// Decodes and fingerprints one document.
 pub fn prepare_document(canonical: String, bytes: &[u8], params: &FingerprintParams) -> Result<NewDocument> {
     let decoded = decode::decode_bytes(Path::new(&canonical), bytes)?;
-    let tokens = tokenize(&decoded.text);
+    let tokens = crate::engine::normalize::tokens(&decoded.text, params.normalizing);
     let windows = stored_windows(&tokens, params);
     Ok(NewDocument {
         title: decode::title_of(&decoded.text),

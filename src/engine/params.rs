@@ -24,6 +24,24 @@ pub struct FingerprintParams {
     /// windows every `step` (queried at every token) until they are re-fingerprinted.
     #[serde(default)]
     pub anchoring: Anchoring,
+    /// What tokenizing undoes beyond the fixed rules. Stores made before disguises were
+    /// undone have no such field and keep plain tokens until they are re-fingerprinted.
+    #[serde(default)]
+    pub normalizing: Normalizing,
+}
+
+/// What tokenizing undoes ([`crate::engine::normalize`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Normalizing {
+    /// The fixed rules only (stores made before disguises were undone).
+    #[default]
+    Plain,
+    /// Disguises undone as well ([`crate::engine::normalize::disguise`]): invisible
+    /// characters ignored, look-alike letters from other scripts folded in Latin words,
+    /// single letters slipped between Han characters dropped, and passages written out in
+    /// pinyin read as the initials they spell.
+    Undisguised,
 }
 
 /// Where windows start, on both sides of a check.
@@ -62,6 +80,7 @@ impl Default for FingerprintParams {
             ngram: 3,
             weighting: Weighting::Rarity,
             anchoring: Anchoring::Winnowed,
+            normalizing: Normalizing::Undisguised,
         }
     }
 }

@@ -205,6 +205,7 @@ mod tests {
         ngram: 3,
         weighting: Weighting::Uniform,
         anchoring: crate::engine::params::Anchoring::EveryStep,
+        normalizing: crate::engine::params::Normalizing::Plain,
     };
 
     const TEXT: &str = "却说张飞拍马赶到关下，关上矢石如雨，不得进而回。次日，张飞又去搦战。\

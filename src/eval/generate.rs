@@ -252,6 +252,71 @@ pub fn swap_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
     chars.into_iter().collect()
 }
 
+/// The text written out in pinyin, as pirates disguise a passage: each Han character its
+/// toned reading, a space between syllables; other characters (punctuation) kept.
+pub fn pinyin_written(text: &str) -> String {
+    use pinyin::ToPinyin;
+    let mut out = String::with_capacity(text.len() * 3);
+    for c in text.chars() {
+        match c.to_pinyin() {
+            Some(p) => {
+                if out.ends_with(|c: char| c.is_alphabetic()) {
+                    out.push(' ');
+                }
+                out.push_str(p.with_tone());
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// Slips a random Latin letter after `share` of the Han characters (`名下士n。顺治间`).
+pub fn noise_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for c in text.chars() {
+        out.push(c);
+        if is_han(c) && rng.f64() < share {
+            out.push(rng.alphabetic().to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// English disguised with look-alike letters from Cyrillic and Greek in `share` of the
+/// words, and zero-width spaces inside `share` of them.
+pub fn homoglyphs(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
+    const LOOK_ALIKES: [(char, char); 8] =
+        [('a', 'а'), ('e', 'е'), ('o', 'о'), ('p', 'р'), ('c', 'с'), ('x', 'х'), ('y', 'у'), ('i', 'і')];
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String, rng: &mut fastrand::Rng| {
+        if word.chars().count() >= 4 && rng.f64() < share {
+            let mut chars: Vec<char> = word.chars().collect();
+            if let Some(at) = chars.iter().position(|c| LOOK_ALIKES.iter().any(|(l, _)| l == c)) {
+                chars[at] = LOOK_ALIKES.iter().find(|(l, _)| *l == chars[at]).expect("found").1;
+            }
+            if rng.bool() {
+                chars.insert(rng.usize(1..chars.len()), '\u{200b}');
+            }
+            out.extend(chars);
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out, rng);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out, rng);
+    out
+}
+
 /// The chapter as an RTF document in code page 936: Han characters as GBK `\'hh` bytes (as
 /// Chinese Word and WPS write them), anything GBK lacks as `\uN`.
 pub fn rtf(text: &str) -> Vec<u8> {

@@ -248,7 +248,10 @@ const KINDS: &[Kind] = &[
     Kind { name: "excerpt", positive: true },
     Kind { name: "compilation", positive: true },
     Kind { name: "laundered", positive: true },
+    Kind { name: "pinyin-passage", positive: true },
+    Kind { name: "noise-letters-8%", positive: true },
     Kind { name: "en-swapped-letters", positive: true },
+    Kind { name: "en-homoglyphs", positive: true },
     Kind { name: "en-excerpt", positive: true },
     Kind { name: "en-negative", positive: false },
     Kind { name: "negative-news", positive: false },
@@ -388,6 +391,34 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     passages: Some(truth),
                     originals,
                 }
+            }
+            "pinyin-passage" => {
+                // 300-600 characters written out in pinyin inside an unrelated article.
+                let (path, text) = pick(rng);
+                let Some(range) = generate::pick_passage(text, rng.usize(300..=600), rng) else { continue };
+                let original = generate::char_slice(text, range.clone());
+                let written = generate::pinyin_written(&original);
+                let (head, tail) = generate::split_at_paragraph(&host_text(texts, rng));
+                let (start, len) = (head.chars().count(), written.chars().count());
+                Case {
+                    name: format!("{}#{i}", short(path)),
+                    text: Ok(format!("{head}{written}\n{tail}")),
+                    sources: BTreeSet::from([path.to_string()]),
+                    passages: Some(vec![generate::TruthPassage {
+                        source_path: path.clone(),
+                        suspect: start..start + len,
+                        source: range,
+                    }]),
+                    originals: vec![original],
+                }
+            }
+            "noise-letters-8%" => {
+                let (path, text) = pick(rng);
+                whole(format!("{}#{i}", short(path)), path, text, generate::noise_letters(text, 0.08, rng))
+            }
+            "en-homoglyphs" => {
+                let (path, text) = en_sources[rng.usize(..en_sources.len())];
+                whole(format!("{}#{i}", short(path)), path, text, generate::homoglyphs(text, 0.10, rng))
             }
             "en-swapped-letters" => {
                 let (path, text) = en_sources[rng.usize(..en_sources.len())];

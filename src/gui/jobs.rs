@@ -882,6 +882,7 @@ fn compare_documents(corpus: &Corpus, doc: u32, with: u32) -> crate::Result<Chec
             error: None,
             sources: Vec::new(),
             web: None,
+            disguises: Default::default(),
         },
     };
     let [(_, text), (_, source)] = batch;

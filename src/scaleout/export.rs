@@ -4,7 +4,6 @@
 use super::{ExportKind, FailedFile, Manifest, PartialFolder, TableWriter, fingerprint_to_i64};
 use crate::Result;
 use crate::engine::decode;
-use crate::engine::normalize::tokenize;
 use crate::engine::params::FingerprintParams;
 use crate::engine::progress::{Cancel, Progress, ProgressFn, Stage};
 use crate::engine::simhash::query_fingerprints;
@@ -220,7 +219,7 @@ pub fn export_suspects(
                 continue;
             }
         };
-        let tokens = tokenize(&decoded.text);
+        let tokens = crate::engine::normalize::tokens(&decoded.text, params.normalizing);
         let (spans, fps) = query_fingerprints(&tokens, params);
         let windows: Vec<(u64, u32, u32)> =
             spans.iter().zip(fps).map(|(s, fp)| (fp, tokens[s.start].start, tokens[s.end - 1].end)).collect();

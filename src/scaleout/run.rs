@@ -202,10 +202,11 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
         reports.push(SuspectReport {
             path: doc.path.clone(),
             chars: doc.text.chars().count(),
-            similarity: suspect_similarity(&doc.text, &found),
+            similarity: suspect_similarity(&doc.text, &found, &corpus_manifest.fingerprint_params),
             error: None,
             sources: found,
             web: None,
+            disguises: Default::default(),
         });
         suspect_texts.push(Some(doc.text.clone()));
     }

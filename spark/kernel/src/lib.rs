@@ -1,7 +1,7 @@
 //! Zhiwen's kernels for the Spark job, Arrow in and Arrow out. Each is a thin adapter:
 //! the join is `zhiwen::engine::index::group_join`, the passages are
 //! `zhiwen::engine::check::match_pair`, the windows of raw texts are
-//! `zhiwen::engine::simhash::stored_windows` of `normalize::tokenize`, the same code a
+//! `zhiwen::engine::simhash::stored_windows` of `normalize::tokens`, the same code a
 //! single-machine import and check run.
 //! The GIL is released while they compute, so Spark's Python workers run them in parallel.
 
@@ -229,7 +229,7 @@ fn stored_windows(py: Python<'_>, texts: PyArrowType<Table>, params: &str) -> Py
     let (mut doc, mut ordinal, mut fingerprint, mut start, mut end) = (vec![], vec![], vec![], vec![], vec![]);
     py.detach(|| {
         for (id, text) in ids.iter().zip(&strings) {
-            let tokens = zhiwen::engine::normalize::tokenize(text);
+            let tokens = zhiwen::engine::normalize::tokens(text, params.normalizing);
             for w in zhiwen::engine::simhash::stored_windows(&tokens, &params) {
                 doc.push(*id);
                 ordinal.push(w.ordinal as i32);

@@ -11,7 +11,6 @@
 use super::{CheckOptions, SourceDoc, Sources, SuspectReport, check_text};
 use crate::Result;
 use crate::engine::index::{IndexBuilder, WindowRef};
-use crate::engine::normalize::tokenize;
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::stored_windows;
 use rayon::prelude::*;
@@ -51,7 +50,7 @@ pub fn among(
 ) -> Result<Vec<SuspectPair>> {
     let mut builder = IndexBuilder::new(opts.max_distance);
     for (i, (_, text)) in suspects.iter().enumerate() {
-        for w in stored_windows(&tokenize(text), params) {
+        for w in stored_windows(&crate::engine::normalize::tokens(text, params.normalizing), params) {
             builder.push(w.fingerprint, WindowRef { doc: i as u32, ordinal: w.ordinal });
         }
     }

@@ -20,7 +20,7 @@ pub mod verify;
 
 use crate::Result;
 use crate::engine::index::Index;
-use crate::engine::normalize::{Token, token_chars, tokenize};
+use crate::engine::normalize::{Disguises, Normalizing, Token, token_chars, tokens, undisguised};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
 pub use crate::engine::store::{SourceDoc, WorkRef};
@@ -176,6 +176,10 @@ pub struct SuspectReport {
     /// Where a web suspect came from; `None` for files (and then not in the JSON).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub web: Option<WebOrigin>,
+    /// The disguises undone in its text (stores that undo them), by kind; not in the JSON
+    /// when there were none.
+    #[serde(default, skip_serializing_if = "Disguises::is_empty")]
+    pub disguises: Disguises,
 }
 
 /// One page of a web suspect: where it answered and the SHA-256 (hex) of its bytes.
@@ -206,7 +210,15 @@ pub struct WebOrigin {
 
 impl SuspectReport {
     pub fn failed(path: String, error: String) -> SuspectReport {
-        SuspectReport { path, chars: 0, similarity: 0.0, error: Some(error), sources: Vec::new(), web: None }
+        SuspectReport {
+            path,
+            chars: 0,
+            similarity: 0.0,
+            error: Some(error),
+            sources: Vec::new(),
+            web: None,
+            disguises: Disguises::default(),
+        }
     }
 
     /// A suspect that could not even be listed (walking its folder failed).
@@ -251,7 +263,10 @@ fn check_whole(
     path: &str,
     text: &str,
 ) -> Result<SuspectReport> {
-    let q_tokens = tokenize(text);
+    let (q_tokens, disguises) = match params.normalizing {
+        Normalizing::Plain => (tokens(text, Normalizing::Plain), Disguises::default()),
+        Normalizing::Undisguised => undisguised(text),
+    };
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 
@@ -294,6 +309,7 @@ fn check_whole(
         error: None,
         sources: sources_out,
         web: None,
+        disguises,
     })
 }
 
@@ -309,7 +325,7 @@ pub fn match_pair(
     params: &FingerprintParams,
     opts: &CheckOptions,
 ) -> Option<SourceMatch> {
-    let q_tokens = tokenize(suspect_text);
+    let q_tokens = tokens(suspect_text, params.normalizing);
     let q_spans = window::query_windows(&q_tokens, params);
     let suspect = Suspect::new(suspect_text, q_tokens, q_spans);
     match_source(&suspect, source_id, source, hits, params, opts).map(|(m, _)| m)
@@ -317,8 +333,8 @@ pub fn match_pair(
 
 /// A suspect's similarity from its sources' passages: the share of its counted characters
 /// inside any of them, as [`check_text`] gives it.
-pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch]) -> f64 {
-    let tokens = tokenize(suspect_text);
+pub fn suspect_similarity(suspect_text: &str, sources: &[SourceMatch], params: &FingerprintParams) -> f64 {
+    let tokens = tokens(suspect_text, params.normalizing);
     // Passages start and end on token boundaries, so the token range of a char range is
     // found by the tokens' starts.
     let token_at = |char_offset: usize| tokens.partition_point(|t| (t.start as usize) < char_offset);
@@ -389,7 +405,7 @@ fn match_source(
     params: &FingerprintParams,
     opts: &CheckOptions,
 ) -> Option<Matched> {
-    let s_tokens = tokenize(&src.text);
+    let s_tokens = tokens(&src.text, params.normalizing);
     let s_syms: Vec<u64> = s_tokens.iter().map(|t| t.sym).collect();
     let s_spans = window::stored_spans(&s_tokens, params);
     let mut token_hits: Vec<Hit> = hits
@@ -533,7 +549,7 @@ pub fn documents_sharing(
     text: &str,
     max_distance: u32,
 ) -> std::collections::HashSet<u32> {
-    let (_, fps) = query_fingerprints(&tokenize(text), params);
+    let (_, fps) = query_fingerprints(&tokens(text, params.normalizing), params);
     lookup(index, &fps, max_distance.min(index.max_distance())).into_keys().collect()
 }
 
@@ -598,7 +614,8 @@ mod share_tests {
 
     #[test]
     fn share_of_ranges_counts_the_union_like_a_coverage_mask() {
-        let tokens = tokenize("甲乙丙丁 the quick brown fox 戊己庚辛，壬癸 jumps over 子丑寅卯");
+        let tokens =
+            crate::engine::normalize::tokenize("甲乙丙丁 the quick brown fox 戊己庚辛，壬癸 jumps over 子丑寅卯");
         let mut rng = fastrand::Rng::with_seed(3);
         for _ in 0..200 {
             let ranges: Vec<(usize, usize)> = (0..rng.usize(0..5))

@@ -12,7 +12,7 @@
 use super::{CheckOptions, Passage, SourceMatch, Sources, SuspectReport, check_whole, verify};
 use crate::Result;
 use crate::engine::index::Index;
-use crate::engine::normalize::{Token, cut_at_or_after, token_chars, tokenize};
+use crate::engine::normalize::{Disguises, Normalizing, Token, cut_at_or_after, token_chars, tokens};
 use crate::engine::params::FingerprintParams;
 use std::collections::BTreeMap;
 
@@ -79,9 +79,18 @@ pub(super) fn check_in_pieces(
     cuts: Cuts,
 ) -> Result<SuspectReport> {
     let (pieces, parts) = pieces(text, cuts.piece_bytes, cuts.overlap_bytes);
+    let how = params.normalizing;
     let mut found: BTreeMap<u32, (SourceMatch, Vec<Found>)> = BTreeMap::new();
+    let mut disguises = Disguises::default();
     for (i, piece) in pieces.iter().enumerate() {
         let report = check_whole(index, sources, params, opts, path, &text[piece.start..piece.end])?;
+        // Counted once: a piece's share of the overlap with the next is left to the next.
+        let own = pieces.get(i + 1).map_or(piece.end, |next| next.start);
+        if own < piece.end && how == Normalizing::Undisguised {
+            disguises.add(&crate::engine::normalize::undisguised(&text[piece.start..own]).1);
+        } else {
+            disguises.add(&report.disguises);
+        }
         for mut m in report.sources {
             let passages = std::mem::take(&mut m.passages);
             let (_, all) = found.entry(m.id).or_insert_with(|| (m, Vec::new()));
@@ -98,13 +107,13 @@ pub(super) fn check_in_pieces(
         let Some(source) = sources.source(id)? else { continue };
         let mut passages = join_across_cuts(all);
         for f in passages.iter_mut().filter(|f| f.joined) {
-            let q = syms_of(text, &pieces, f.passage.suspect_start, f.passage.suspect_end);
-            let s = syms_in(&source.text, f.passage.source_start, f.passage.source_end);
+            let q = syms_of(text, &pieces, f.passage.suspect_start, f.passage.suspect_end, how);
+            let s = syms_in(&source.text, f.passage.source_start, f.passage.source_end, how);
             let v = verify::verify(&q, &s);
             (f.passage.containment, f.passage.evidence_bits) = (v.containment, v.bits);
         }
         m.passages = renumber_regions(passages);
-        let s_tokens = tokenize(&source.text);
+        let s_tokens = tokens(&source.text, how);
         let source_ranges = m.passages.iter().map(|p| (p.source_start, p.source_end)).collect();
         m.source_coverage = share_in(&s_tokens, source_ranges);
         matches.push(m);
@@ -114,7 +123,7 @@ pub(super) fn check_in_pieces(
     let mut range_sets: Vec<Vec<(usize, usize)>> =
         matches.iter().map(|m| m.passages.iter().map(|p| (p.suspect_start, p.suspect_end)).collect()).collect();
     range_sets.push(range_sets.concat());
-    let (covered, total) = counted_chars(text, &parts, range_sets);
+    let (covered, total) = counted_chars(text, &parts, range_sets, how);
     let share = |c: u64| if total == 0 { 0.0 } else { c as f64 / total as f64 };
     for (m, &c) in matches.iter_mut().zip(&covered) {
         m.similarity = share(c);
@@ -127,6 +136,7 @@ pub(super) fn check_in_pieces(
         error: None,
         sources: matches,
         web: None,
+        disguises,
     })
 }
 
@@ -201,17 +211,17 @@ fn renumber_regions(found: Vec<Found>) -> Vec<Passage> {
 }
 
 /// The token symbols of chars `start..end` of the long text (its pieces locate the bytes).
-fn syms_of(text: &str, pieces: &[Piece], start: usize, end: usize) -> Vec<u64> {
+fn syms_of(text: &str, pieces: &[Piece], start: usize, end: usize, how: Normalizing) -> Vec<u64> {
     let piece = pieces[pieces.partition_point(|p| p.first_char <= start) - 1];
-    syms_in(&text[piece.start..], start - piece.first_char, end - piece.first_char)
+    syms_in(&text[piece.start..], start - piece.first_char, end - piece.first_char, how)
 }
 
 /// The token symbols of chars `start..end` of `text`.
-fn syms_in(text: &str, start: usize, end: usize) -> Vec<u64> {
+fn syms_in(text: &str, start: usize, end: usize, how: Normalizing) -> Vec<u64> {
     let byte = |c: usize| text.char_indices().nth(c).map_or(text.len(), |(b, _)| b);
     let from = byte(start);
     let to = from + text[from..].char_indices().nth(end - start).map_or(text.len() - from, |(b, _)| b);
-    tokenize(&text[from..to]).iter().map(|t| t.sym).collect()
+    tokens(&text[from..to], how).iter().map(|t| t.sym).collect()
 }
 
 /// The share of `tokens`' counted chars whose tokens start inside the char `ranges`.
@@ -242,12 +252,17 @@ fn covered_chars(tokens: &[Token], mut ranges: Vec<(usize, usize)>) -> u64 {
 /// For each set of char ranges, the counted chars inside its union, and the text's counted
 /// chars in all; the text is tokenized one part (`parts`: cuts in bytes with their first
 /// chars) at a time.
-fn counted_chars(text: &str, parts: &[(usize, usize)], range_sets: Vec<Vec<(usize, usize)>>) -> (Vec<u64>, u64) {
+fn counted_chars(
+    text: &str,
+    parts: &[(usize, usize)],
+    range_sets: Vec<Vec<(usize, usize)>>,
+    how: Normalizing,
+) -> (Vec<u64>, u64) {
     let mut covered = vec![0u64; range_sets.len()];
     let mut total = 0;
     for w in parts.windows(2) {
         let ((start, first_char), (end, end_char)) = (w[0], w[1]);
-        let tokens = tokenize(&text[start..end]);
+        let tokens = tokens(&text[start..end], how);
         total += token_chars(&tokens);
         for (set, c) in range_sets.iter().zip(covered.iter_mut()) {
             let inside = set

@@ -142,7 +142,7 @@ impl Store {
                             (
                                 *id,
                                 crate::engine::simhash::stored_windows(
-                                    &crate::engine::normalize::tokenize(text),
+                                    &crate::engine::normalize::tokens(text, params.normalizing),
                                     &params,
                                 ),
                             )

@@ -13,6 +13,10 @@
 //! in the original text, so matches map back exactly. Normalization is total and
 //! deterministic: any string gives tokens, the same string always the same tokens.
 
+pub mod disguise;
+
+pub use crate::engine::params::Normalizing;
+pub use disguise::Disguises;
 use pinyin::ToPinyin;
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
@@ -72,10 +76,46 @@ const UNIFIED_IDEOGRAPHS: std::ops::RangeInclusive<char> = '\u{4e00}'..='\u{9fff
 /// threads; a cut falls just after white space or a Han character, where no word is open,
 /// so the pieces' tokens are the text's.
 pub fn tokenize(text: &str) -> Vec<Token> {
+    pieces(text, false).into_iter().map(|p| p.tokens).collect::<Vec<_>>().concat()
+}
+
+/// Tokens of `text` as a store's [`Normalizing`] makes them.
+pub fn tokens(text: &str, how: Normalizing) -> Vec<Token> {
+    match how {
+        Normalizing::Plain => tokenize(text),
+        Normalizing::Undisguised => undisguised(text).0,
+    }
+}
+
+/// Tokens of `text` with its disguises undone ([`disguise`]), and what was undone.
+pub fn undisguised(text: &str) -> (Vec<Token>, Disguises) {
+    let pieces = pieces(text, true);
+    let mut tokens = Vec::with_capacity(pieces.iter().map(|p| p.tokens.len()).sum());
+    let mut notes = Vec::new();
+    let mut found = Disguises::default();
+    for p in pieces {
+        let offset = tokens.len() as u32;
+        notes.extend(p.notes.into_iter().map(|(i, note)| (i + offset, note)));
+        tokens.extend(p.tokens);
+        found.add(&p.found);
+    }
+    let tokens = disguise::undo(tokens, notes, &mut found);
+    (tokens, found)
+}
+
+/// A piece of a text, tokenized.
+struct Piece {
+    tokens: Vec<Token>,
+    notes: Vec<(u32, disguise::WordNote)>,
+    found: Disguises,
+}
+
+/// The text's pieces (see [`tokenize`]), tokenized on all threads.
+fn pieces(text: &str, undisguise: bool) -> Vec<Piece> {
     use rayon::prelude::*;
     const PIECE: usize = 1 << 18;
     if text.len() < 2 * PIECE {
-        return tokenize_from(text, 0);
+        return vec![tokenize_from(text, 0, undisguise)];
     }
     let mut cuts = vec![0];
     let mut at = PIECE;
@@ -89,8 +129,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let pieces: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
     let chars: Vec<u32> = pieces.par_iter().map(|p| p.chars().count() as u32).collect();
     let firsts: Vec<u32> = chars.iter().scan(0, |seen, &n| Some(std::mem::replace(seen, *seen + n))).collect();
-    let tokens: Vec<Vec<Token>> = pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first)).collect();
-    tokens.concat()
+    pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first, undisguise)).collect()
 }
 
 /// The first byte offset at or after `at` where `text` can be cut without splitting a
@@ -107,25 +146,31 @@ pub fn cut_at_or_after(text: &str, at: usize) -> Option<usize> {
 }
 
 /// Tokens of `text`, whose first char is char `first` of the whole.
-fn tokenize_from(text: &str, first: u32) -> Vec<Token> {
+fn tokenize_from(text: &str, first: u32, undisguise: bool) -> Piece {
     let mut t = Tokens {
         table: initials_table(),
         out: Vec::with_capacity(text.len() / 3),
         word: String::new(),
         word_start: 0,
         word_end: 0,
+        undisguise,
+        notes: Vec::new(),
+        found: Disguises::default(),
     };
     for (i, c) in text.chars().enumerate() {
         let i = first + i as u32;
         // Fast paths: ASCII and unified ideographs are their own NFKC form.
         if c.is_ascii() || UNIFIED_IDEOGRAPHS.contains(&c) {
             t.take(c, i);
+        } else if undisguise && disguise::is_invisible(c) {
+            // Zero-width and other invisible characters are nothing, not a break.
+            t.found.invisible += 1;
         } else {
             std::iter::once(c).nfkc().for_each(|f| t.take(f, i));
         }
     }
     t.push_word();
-    t.out
+    Piece { tokens: t.out, notes: t.notes, found: t.found }
 }
 
 /// Tokens as [`tokenize_from`] makes them, with the word being collected.
@@ -138,6 +183,11 @@ struct Tokens {
     /// into several (㋀ → "1月": the word "1" ends where 月 begins, inside the same char).
     word_start: u32,
     word_end: u32,
+    /// Undo disguises: fold homoglyphs in words and note the words [`disguise::undo`]
+    /// may change (noise letters, pinyin).
+    undisguise: bool,
+    notes: Vec<(u32, disguise::WordNote)>,
+    found: Disguises,
 }
 
 impl Tokens {
@@ -171,10 +221,18 @@ impl Tokens {
     }
 
     fn push_word(&mut self) {
-        if !self.word.is_empty() {
-            self.out.push(Token { sym: word_symbol(&self.word), start: self.word_start, end: self.word_end });
-            self.word.clear();
+        if self.word.is_empty() {
+            return;
         }
+        if self.undisguise {
+            self.found.homoglyphs += disguise::fold_homoglyphs(&mut self.word);
+            let chars = (self.word_end - self.word_start) as usize;
+            if let Some(note) = disguise::note(&self.word, chars) {
+                self.notes.push((self.out.len() as u32, note));
+            }
+        }
+        self.out.push(Token { sym: word_symbol(&self.word), start: self.word_start, end: self.word_end });
+        self.word.clear();
     }
 }
 
@@ -247,15 +305,15 @@ mod tests {
     fn a_long_text_tokenized_in_pieces_gets_the_tokens_of_one_pass() {
         // Pieces end after white space or Han; words, accents (e + U+0301), full-width
         // letters and non-BMP characters around the cuts must come out as in one pass.
-        let han = include_str!("../../tests/fixtures/corpus/hongloumeng_000.txt");
+        let han = include_str!("../../../tests/fixtures/corpus/hongloumeng_000.txt");
         let mixed = "Ｔｈｅ café\u{301} naïve 𠀀𠀁 Stra\u{df}e 1\u{3000}月 ";
         let text: String =
             han.chars().zip(mixed.split(' ').cycle()).flat_map(|(c, w)| [c.to_string(), w.to_string()]).collect();
         let text = text.repeat(64 * 3);
         assert!(text.len() > 8 << 18, "{} bytes", text.len());
-        assert_eq!(tokenize(&text), tokenize_from(&text, 0));
+        assert_eq!(tokenize(&text), tokenize_from(&text, 0, false).tokens);
         let no_spaces = han.replace(char::is_whitespace, "").repeat(64);
-        assert_eq!(tokenize(&no_spaces), tokenize_from(&no_spaces, 0));
+        assert_eq!(tokenize(&no_spaces), tokenize_from(&no_spaces, 0, false).tokens);
     }
 
     #[test]

@@ -1,0 +1,326 @@
+//! Disguises pirates put on copied text so that it stops matching, undone while tokenizing
+//! (stores with [`super::Normalizing::Undisguised`]), and counted, since a disguise is
+//! evidence of intent:
+//! - **invisible characters** (zero-width spaces and joiners, soft hyphens, bidi marks,
+//!   variation selectors, tags) are nothing: they no longer split a word;
+//! - **homoglyphs**: in a word with Latin letters, a letter of another script that looks
+//!   like a Latin one (Cyrillic а, Greek ο) becomes that letter, by its UTS #39 skeleton;
+//! - **noise letters**: a word of one or two Latin letters between two Han characters
+//!   (`名下士n。顺治`) is dropped;
+//! - **pinyin-written passages**: a run of words that all read as pinyin syllables (toned,
+//!   toneless or with tone numbers; spaced or run together), [`MIN_PINYIN_SYLLABLES`] or
+//!   more, becomes the initials it spells (`shen gong` → s g), as the Han text it came from.
+//!   English is left alone: a run must parse completely, and English words rarely run
+//!   that long on pinyin syllables alone (a test reads English books and finds none).
+
+use super::Token;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// What was undone in a text, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disguises {
+    /// Invisible characters ignored.
+    pub invisible: u32,
+    /// Letters of other scripts read as the Latin letters they look like.
+    pub homoglyphs: u32,
+    /// Single Latin letters (or pairs) between Han characters dropped.
+    pub noise_letters: u32,
+    /// Passages written out in pinyin, read as initials.
+    pub pinyin_passages: u32,
+    /// The syllables of those passages.
+    pub pinyin_syllables: u32,
+}
+
+impl Disguises {
+    pub fn add(&mut self, other: &Disguises) {
+        self.invisible += other.invisible;
+        self.homoglyphs += other.homoglyphs;
+        self.noise_letters += other.noise_letters;
+        self.pinyin_passages += other.pinyin_passages;
+        self.pinyin_syllables += other.pinyin_syllables;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Disguises::default()
+    }
+}
+
+/// A pinyin-written run shorter than this many syllables is left as words.
+pub const MIN_PINYIN_SYLLABLES: usize = 12;
+
+/// What [`undo`] needs to know of a word token.
+#[derive(Clone, Debug)]
+pub struct WordNote {
+    /// One or two ASCII letters: noise when it stands between Han characters.
+    short_letters: bool,
+    /// Its syllables if it reads as pinyin: (initial, first char, end char) relative to the
+    /// word's first char.
+    syllables: Option<Vec<(u8, u32, u32)>>,
+}
+
+/// The note on a collected word (lower case) covering `chars` characters of the text, if
+/// [`undo`] may change it.
+pub fn note(word: &str, chars: usize) -> Option<WordNote> {
+    let short_letters = word.len() <= 2 && word.bytes().all(|b| b.is_ascii_lowercase());
+    // Offsets map to the text's chars only when each char of the word is one of the text.
+    let syllables = (word.chars().count() == chars).then(|| syllables(word)).flatten();
+    (short_letters || syllables.is_some()).then_some(WordNote { short_letters, syllables })
+}
+
+/// Whether `c` is invisible: format characters, variation selectors, fillers.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00ad | 0x034f | 0x061c | 0x115f | 0x1160 | 0x17b4 | 0x17b5 | 0x180b..=0x180f
+        | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x206f | 0x3164 | 0xfe00..=0xfe0f | 0xfeff
+        | 0xffa0 | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0000..=0xe0fff)
+}
+
+/// Folds letters of other scripts that look like Latin letters into them, in a word that
+/// has Latin letters (a word wholly in another script is that script's word); the count.
+pub fn fold_homoglyphs(word: &mut String) -> u32 {
+    if word.is_ascii() || !word.bytes().any(|b| b.is_ascii_lowercase()) {
+        return 0;
+    }
+    let mut folded = 0;
+    let out: String = word
+        .chars()
+        .map(|c| {
+            if c.is_ascii() {
+                return c;
+            }
+            let mut buf = [0; 4];
+            let mut skeleton = unicode_security::skeleton(c.encode_utf8(&mut buf));
+            match (skeleton.next(), skeleton.next()) {
+                (Some(s), None) if s.is_ascii_alphabetic() => {
+                    folded += 1;
+                    s.to_ascii_lowercase()
+                }
+                _ => c,
+            }
+        })
+        .collect();
+    *word = out;
+    folded
+}
+
+/// The toneless pinyin syllables (ü written v), from the readings the pinyin crate gives
+/// every Han character.
+fn syllable_set() -> &'static HashSet<String> {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    SET.get_or_init(|| {
+        use pinyin::ToPinyin;
+        (0x3400u32..=0x9fff)
+            .filter_map(char::from_u32)
+            .filter_map(|c| c.to_pinyin())
+            .map(|p| p.plain().replace('ü', "v"))
+            // Interjections without a vowel (m, n, ng, hm) would make English words pinyin.
+            .filter(|s| s.is_ascii() && s.contains(['a', 'e', 'i', 'o', 'u', 'v']))
+            .collect()
+    })
+}
+
+/// A tone-marked vowel's plain letter (ü as v).
+fn untoned(c: char) -> Option<char> {
+    Some(match c {
+        'a'..='z' => c,
+        'ā' | 'á' | 'ǎ' | 'à' => 'a',
+        'ē' | 'é' | 'ě' | 'è' => 'e',
+        'ī' | 'í' | 'ǐ' | 'ì' => 'i',
+        'ō' | 'ó' | 'ǒ' | 'ò' => 'o',
+        'ū' | 'ú' | 'ǔ' | 'ù' => 'u',
+        'ü' | 'ǖ' | 'ǘ' | 'ǚ' | 'ǜ' => 'v',
+        _ => return None,
+    })
+}
+
+/// The syllables a word reads as, if it reads wholly as pinyin: toneless, tone-marked, or
+/// each syllable followed by a tone number 1–5; run together or not. Longest syllables
+/// first, with backtracking (`xian` is one syllable, `xi'an` two only with the
+/// apostrophe, which splits words here anyway).
+fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
+    let set = syllable_set();
+    // Plain letters with their char positions; a tone digit ends the syllable before it.
+    let mut letters: Vec<(char, u32)> = Vec::with_capacity(word.len());
+    let mut tone_after: Vec<bool> = Vec::new();
+    for (i, c) in word.chars().enumerate() {
+        if ('1'..='5').contains(&c) {
+            match tone_after.last_mut() {
+                Some(last) if !*last => *last = true,
+                _ => return None,
+            }
+            continue;
+        }
+        letters.push((untoned(c)?, i as u32));
+        tone_after.push(false);
+    }
+    if letters.is_empty() {
+        return None;
+    }
+    let plain: String = letters.iter().map(|(c, _)| *c).collect();
+    // best[i]: the end of the syllable starting at i on a way to the end, longest first.
+    let n = plain.len();
+    let mut next = vec![usize::MAX; n + 1];
+    next[n] = n;
+    for start in (0..n).rev() {
+        for end in (start + 1..=(start + 6).min(n)).rev() {
+            // A tone number may only follow a syllable's last letter.
+            let digit_inside = tone_after[start..end - 1].iter().any(|&t| t);
+            if !digit_inside && next[end] != usize::MAX && set.contains(&plain[start..end]) {
+                next[start] = end;
+                break;
+            }
+        }
+    }
+    if next[0] == usize::MAX {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < n {
+        let end = next[at];
+        let last_char = letters[end - 1].1 + 1 + u32::from(tone_after[end - 1]);
+        out.push((plain.as_bytes()[at], letters[at].1, last_char));
+        at = end;
+    }
+    Some(out)
+}
+
+/// Undoes what the notes show: noise letters between Han characters dropped, pinyin-written
+/// runs turned into initials. `notes` are by token index, in order.
+pub fn undo(tokens: Vec<Token>, notes: Vec<(u32, WordNote)>, found: &mut Disguises) -> Vec<Token> {
+    if notes.is_empty() {
+        return tokens;
+    }
+    let is_han = |t: &Token| t.sym < 128 && t.chars() == 1;
+    let mut drop = vec![false; tokens.len()];
+    let mut replace: Vec<(usize, usize, Vec<Token>)> = Vec::new();
+    // Noise letters: one or two letters with a Han character at most a character away on
+    // each side.
+    for (i, note) in &notes {
+        let i = *i as usize;
+        if note.short_letters && i > 0 && i + 1 < tokens.len() {
+            let (before, word, after) = (&tokens[i - 1], &tokens[i], &tokens[i + 1]);
+            if is_han(before) && is_han(after) && word.start - before.end <= 1 && after.start - word.end <= 1 {
+                drop[i] = true;
+                found.noise_letters += 1;
+            }
+        }
+    }
+    // Pinyin runs: consecutive word tokens that all read as pinyin.
+    let mut k = 0;
+    while k < notes.len() {
+        let mut end = k;
+        while end < notes.len()
+            && notes[end].1.syllables.is_some()
+            && (end == k || notes[end].0 == notes[end - 1].0 + 1)
+            && !drop[notes[end].0 as usize]
+        {
+            end += 1;
+        }
+        let count: usize = notes[k..end].iter().map(|(_, n)| n.syllables.as_ref().map_or(0, Vec::len)).sum();
+        if count >= MIN_PINYIN_SYLLABLES {
+            let first = notes[k].0 as usize;
+            let initials = notes[k..end]
+                .iter()
+                .flat_map(|(i, n)| {
+                    let word = tokens[*i as usize];
+                    n.syllables.iter().flatten().map(move |&(initial, a, b)| Token {
+                        sym: initial as u64,
+                        start: word.start + a,
+                        end: (word.start + b).min(word.end),
+                    })
+                })
+                .collect();
+            replace.push((first, first + (end - k), initials));
+            found.pinyin_passages += 1;
+            found.pinyin_syllables += count as u32;
+        }
+        k = end.max(k + 1);
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut replace = replace.into_iter().peekable();
+    let mut i = 0;
+    while i < tokens.len() {
+        if replace.peek().is_some_and(|(first, _, _)| *first == i) {
+            let (_, end, initials) = replace.next().expect("peeked");
+            out.extend(initials);
+            i = end;
+            continue;
+        }
+        if !drop[i] {
+            out.push(tokens[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tokenize, undisguised};
+    use super::*;
+
+    fn syms(tokens: &[Token]) -> Vec<u64> {
+        tokens.iter().map(|t| t.sym).collect()
+    }
+
+    #[test]
+    fn pinyin_words_read_as_their_syllables() {
+        let initials = |w: &str| syllables(w).map(|s| s.iter().map(|&(c, _, _)| c as char).collect::<String>());
+        assert_eq!(initials("shen").as_deref(), Some("s"));
+        assert_eq!(initials("shengongdingan").as_deref(), Some("sgda"));
+        assert_eq!(initials("zhōngguó").as_deref(), Some("zg"));
+        assert_eq!(initials("zhong1guo2").as_deref(), Some("zg"));
+        assert_eq!(initials("lv").as_deref(), Some("l"));
+        for not_pinyin in ["the", "of", "and", "plagiarism", "xyz", "zhong12", "1guo"] {
+            assert_eq!(initials(not_pinyin), None, "{not_pinyin}");
+        }
+        // Char offsets cover the tone number.
+        assert_eq!(syllables("zhong1guo2").unwrap(), vec![(b'z', 0, 6), (b'g', 6, 10)]);
+    }
+
+    #[test]
+    fn a_passage_written_in_pinyin_tokenizes_as_its_han_text() {
+        let han = "话说天下大势分久必合合久必分周末七国分争";
+        let pinyin = "huà shuō tiān xià dà shì, fēn jiǔ bì hé, hé jiǔ bì fēn. zhōu mò qī guó fēn zhēng";
+        let numbered = "hua4shuo1 tian1xia4 da4shi4 fen1jiu3bi4he2 he2jiu3bi4fen1 zhou1mo4 qi1guo2 fen1zheng1";
+        let (han_tokens, _) = undisguised(han);
+        for written in [pinyin, numbered] {
+            let (tokens, found) = undisguised(&format!("他说：{written}。"));
+            assert_eq!(syms(&tokens[2..tokens.len()]), syms(&han_tokens), "{written}");
+            assert_eq!((found.pinyin_passages, found.pinyin_syllables), (1, 20));
+        }
+        // The plain tokenizer keeps the words.
+        assert!(tokenize(pinyin).iter().all(|t| t.sym >= 128));
+    }
+
+    #[test]
+    fn english_and_short_pinyin_are_left_alone() {
+        for text in [
+            "A man can hang on a long pan, she said; then he ran to the bank and began to sing.",
+            "women in China change the game",
+            "Beijing and Shanghai are big",
+        ] {
+            let (tokens, found) = undisguised(text);
+            assert_eq!(syms(&tokens), syms(&tokenize(text)), "{text}");
+            assert!(found.is_empty(), "{text}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn noise_letters_invisible_characters_and_homoglyphs_are_undone() {
+        let clean = "名下士。顺治间赴乡试";
+        let (noisy, found) = undisguised("名下士n。顺x治间赴ab乡试");
+        assert_eq!(syms(&noisy), syms(&tokenize(clean)));
+        assert_eq!(found.noise_letters, 3);
+        // Letters beside a single Han character, or inside words, stay.
+        assert_eq!(undisguised("A股").1.noise_letters, 0);
+        let (tokens, found) = undisguised("pla\u{200b}gia\u{00ad}rism is wrоng"); // Cyrillic о
+        assert_eq!(syms(&tokens), syms(&tokenize("plagiarism is wrong")));
+        assert_eq!((found.invisible, found.homoglyphs), (2, 1));
+        // A word wholly in another script is that script's.
+        assert_eq!(syms(&undisguised("сор").0), syms(&tokenize("сор")));
+    }
+}
