@@ -252,3 +252,38 @@ fn kindle_ebooks_made_by_calibre_find_their_source_and_a_truncated_one_says_so()
     let error = suspects[2]["error"].as_str().unwrap();
     assert!(error.contains("hostile_truncated.mobi: damaged Kindle ebook (truncated"), "{error}");
 }
+
+#[test]
+fn disguised_copies_are_found_and_their_disguises_said_in_json_table_and_report() {
+    let dir = imported();
+    let chapter = read_text(&corpus_dir().join("sanguoyanyi_001.txt"));
+    let passage: String = chapter.chars().skip(200).take(400).collect();
+    let host = "这一页是本站自己写的公告，与任何小说都没有关系，请读者朋友们多多支持。\n".repeat(20);
+    // A passage written out in pinyin (tone marks, as pirates post it) inside unrelated text,
+    // and a whole chapter with a letter slipped after some Han characters.
+    let pinyin = dir.path().join("pinyin.txt");
+    std::fs::write(&pinyin, format!("{host}{}\n{host}", zhiwen::eval::generate::pinyin_written(&passage, true)))
+        .unwrap();
+    let mut rng = fastrand::Rng::with_seed(7);
+    let noisy = dir.path().join("noisy.txt");
+    std::fs::write(&noisy, zhiwen::eval::generate::noise_letters(&chapter, 0.08, &mut rng)).unwrap();
+    let (json, code) = check_json(dir.path(), &[pinyin.clone(), noisy.clone()]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["settings"]["normalizing"], "undisguised");
+    let suspects = json["suspects"].as_array().unwrap();
+    let pinyin_report = &suspects[0];
+    assert!(pinyin_report["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"), "{pinyin_report}");
+    assert_eq!(pinyin_report["disguises"]["pinyin_passages"], 1, "{}", pinyin_report["disguises"]);
+    assert!(pinyin_report["disguises"]["pinyin_syllables"].as_u64().unwrap() >= 300);
+    let noisy_report = &suspects[1];
+    assert!(noisy_report["similarity"].as_f64().unwrap() > 0.95, "{}", noisy_report["similarity"]);
+    assert!(noisy_report["disguises"]["noise_letters"].as_u64().unwrap() > 100, "{}", noisy_report["disguises"]);
+    // Said in the table and the HTML report too.
+    let table = zhiwen(dir.path()).arg("check").arg(&pinyin).output().unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(table.contains("disguised: 1 passage written in pinyin"), "{table}");
+    let report = dir.path().join("r.html");
+    zhiwen(dir.path()).arg("check").arg(&noisy).arg("--report").arg(&report).output().unwrap();
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("noise letters between Han characters"), "no disguise line in the report");
+}

@@ -11,6 +11,9 @@ pub fn check_table(r: &SuspectReport) -> String {
         return out;
     }
     out += &format!("{}  ({} chars)  similarity {:.1}%\n", r.path, r.chars, r.similarity * 100.0);
+    if let Some(disguises) = r.disguises.describe() {
+        out += &format!("  disguised: {disguises} (undone before matching)\n");
+    }
     if r.sources.is_empty() {
         out += "  no source found\n";
         return out;

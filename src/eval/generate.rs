@@ -253,8 +253,9 @@ pub fn swap_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
 }
 
 /// The text written out in pinyin, as pirates disguise a passage: each Han character its
-/// toned reading, a space between syllables; other characters (punctuation) kept.
-pub fn pinyin_written(text: &str) -> String {
+/// reading (tone-marked, or `toned` false: plain), a space between syllables; other
+/// characters (punctuation) kept.
+pub fn pinyin_written(text: &str, toned: bool) -> String {
     use pinyin::ToPinyin;
     let mut out = String::with_capacity(text.len() * 3);
     for c in text.chars() {
@@ -263,7 +264,7 @@ pub fn pinyin_written(text: &str) -> String {
                 if out.ends_with(|c: char| c.is_alphabetic()) {
                     out.push(' ');
                 }
-                out.push_str(p.with_tone());
+                out.push_str(if toned { p.with_tone() } else { p.plain() });
             }
             None => out.push(c),
         }

@@ -397,7 +397,8 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                 let (path, text) = pick(rng);
                 let Some(range) = generate::pick_passage(text, rng.usize(300..=600), rng) else { continue };
                 let original = generate::char_slice(text, range.clone());
-                let written = generate::pinyin_written(&original);
+                // Half with tone marks, half plain (`shen gong ding an`).
+                let written = generate::pinyin_written(&original, i % 2 == 0);
                 let (head, tail) = generate::split_at_paragraph(&host_text(texts, rng));
                 let (start, len) = (head.chars().count(), written.chars().count());
                 Case {

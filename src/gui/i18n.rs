@@ -242,6 +242,8 @@ pub struct Tr {
     pub store_location_tip: &'static str,
     pub holder_tip: &'static str,
     pub chapter: &'static str,
+    pub undo_disguises: &'static str,
+    pub undo_disguises_tip: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -475,6 +477,8 @@ pub const EN: Tr = Tr {
     store_location_tip: "The file that keeps your corpus, findings and watches. Changing it opens another store (this one stays as it is).",
     holder_tip: "You, as notices name you: the person or company that holds the rights, how to reach you, and who signs.",
     chapter: "chapter",
+    undo_disguises: "Undo disguises (pinyin-written passages, noise letters, look-alike letters, invisible characters)",
+    undo_disguises_tip: "Read passages written out in pinyin as the Han text they spell, drop single letters slipped between Han characters, fold look-alike letters of other scripts into Latin ones and ignore invisible characters, on both sides of a check. Changing it re-fingerprints the corpus.",
 };
 
 pub const ZH: Tr = Tr {
@@ -708,6 +712,8 @@ pub const ZH: Tr = Tr {
     store_location_tip: "保存作品库、发现记录和监控的文件。修改后打开另一个存储（当前的保持不变）。",
     holder_tip: "通知书里的你：享有权利的个人或公司、联系方式和签署人。",
     chapter: "章",
+    undo_disguises: "还原伪装（拼音书写的段落、夹杂的字母、形似字母、不可见字符）",
+    undo_disguises_tip: "检测时两边都还原：拼音写出的段落按其拼写的汉字读，夹在汉字之间的单个字母去掉，其他文字中形似拉丁字母的字母按拉丁字母读，不可见字符忽略。更改后会重新为语料库生成指纹。",
 };
 
 impl Lang {

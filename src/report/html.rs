@@ -95,6 +95,10 @@ pub fn html(input: &ReportInput) -> String {
         percent(r.similarity),
         r.sources.len()
     );
+    if let Some(disguises) = r.disguises.describe() {
+        // A disguise is evidence of intent: said before the sources.
+        let _ = writeln!(out, "<p class=\"disguises\">Disguised: {} (undone before matching).</p>", escape(&disguises));
+    }
     if r.sources.is_empty() {
         out += "<p>No source in the corpus was found.</p>\n";
         return finish(out);

@@ -188,6 +188,7 @@ struct Settings {
     min_evidence_bits: f64,
     weighting: crate::engine::params::Weighting,
     anchoring: crate::engine::params::Anchoring,
+    normalizing: crate::engine::params::Normalizing,
 }
 
 /// The JSON document of the `check --json` contract.
@@ -228,6 +229,7 @@ pub fn json_with_pairs(
             min_evidence_bits: opts.min_evidence_bits,
             weighting: params.weighting,
             anchoring: params.anchoring,
+            normalizing: params.normalizing,
         },
         corpus,
         suspects,

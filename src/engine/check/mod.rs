@@ -465,7 +465,7 @@ fn match_source(
         if p.hits > 0 {
             bits[r] += v.bits;
         }
-        chars[r] += token_chars(&q.tokens[p.q_start..p.q_end]);
+        chars[r] += visible_token_chars(&q.tokens[p.q_start..p.q_end], &q.chars);
     }
     let keep = |r: usize| bits[r] >= opts.min_evidence_bits && chars[r] >= opts.min_passage_chars as u64;
     let mut renumber = vec![usize::MAX; regions_count];
@@ -513,6 +513,19 @@ fn match_source(
             .collect(),
     };
     Some((m, token_ranges))
+}
+
+/// Counted characters of `tokens` (of the text `chars`) without invisible characters
+/// inside words: a zero-width space slipped into a word must not lengthen a region past
+/// [`CheckOptions::min_passage_chars`].
+fn visible_token_chars(tokens: &[Token], chars: &[char]) -> u64 {
+    let invisible = |t: &Token| {
+        chars[t.start as usize..(t.end as usize).min(chars.len())]
+            .iter()
+            .filter(|&&c| crate::engine::normalize::disguise::is_invisible(c))
+            .count() as u64
+    };
+    tokens.iter().map(|t| t.chars() as u64 - if t.chars() > 1 { invisible(t) } else { 0 }).sum()
 }
 
 /// Drops passages whose suspect side lies mostly inside a longer passage's: text the

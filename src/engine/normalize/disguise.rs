@@ -45,10 +45,45 @@ impl Disguises {
     pub fn is_empty(&self) -> bool {
         *self == Disguises::default()
     }
+
+    /// In words, for reports: "5 noise letters, 1 passage written in pinyin (212
+    /// syllables)"; `None` when nothing was undone.
+    pub fn describe(&self) -> Option<String> {
+        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut parts = Vec::new();
+        if self.pinyin_passages > 0 {
+            parts.push(format!(
+                "{} ({} syllables)",
+                plural(self.pinyin_passages, "passage written in pinyin", "passages written in pinyin"),
+                self.pinyin_syllables
+            ));
+        }
+        if self.noise_letters > 0 {
+            parts.push(plural(
+                self.noise_letters,
+                "noise letter between Han characters",
+                "noise letters between Han characters",
+            ));
+        }
+        if self.homoglyphs > 0 {
+            parts.push(plural(
+                self.homoglyphs,
+                "look-alike letter of another script",
+                "look-alike letters of another script",
+            ));
+        }
+        if self.invisible > 0 {
+            parts.push(plural(self.invisible, "invisible character", "invisible characters"));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// A pinyin-written run shorter than this many syllables is left as words.
 pub const MIN_PINYIN_SYLLABLES: usize = 12;
+
+/// ... and its syllables begin with at least this many different letters.
+pub const MIN_PINYIN_INITIALS: usize = 5;
 
 /// What [`undo`] needs to know of a word token.
 #[derive(Clone, Debug)]
@@ -220,7 +255,11 @@ pub fn undo(tokens: Vec<Token>, notes: Vec<(u32, WordNote)>, found: &mut Disguis
             end += 1;
         }
         let count: usize = notes[k..end].iter().map(|(_, n)| n.syllables.as_ref().map_or(0, Vec::len)).sum();
-        if count >= MIN_PINYIN_SYLLABLES {
+        // Real text starts its syllables with many different letters; a run of few is a
+        // refrain or a sound (Joyce's "pa pa pa pa"), left as words.
+        let initials: HashSet<u8> =
+            notes[k..end].iter().flat_map(|(_, n)| n.syllables.iter().flatten().map(|s| s.0)).collect();
+        if count >= MIN_PINYIN_SYLLABLES && initials.len() >= MIN_PINYIN_INITIALS {
             let first = notes[k].0 as usize;
             let initials = notes[k..end]
                 .iter()
@@ -299,6 +338,7 @@ mod tests {
     #[test]
     fn english_and_short_pinyin_are_left_alone() {
         for text in [
+            "Say papa, baby. Say pa pa pa pa pa pa pa pa pa pa pa pa pa pa.",
             "A man can hang on a long pan, she said; then he ran to the bank and began to sing.",
             "women in China change the game",
             "Beijing and Shanghai are big",

@@ -1,7 +1,7 @@
 //! Settings: detection parameters (with defaults and a reset), store location, language,
 //! theme. Check settings apply at once; window and step re-fingerprint the corpus.
 
-use crate::engine::params::{Anchoring, Weighting};
+use crate::engine::params::{Anchoring, Normalizing, Weighting};
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::settings::Settings;
 use crate::{CheckOptions, FingerprintParams};
@@ -32,6 +32,10 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             if setting(ui, tr.anchored_windows, tr.anchored_windows_tip, |ui| ui.checkbox(&mut anchored, "")).changed()
             {
                 d.fingerprint.anchoring = if anchored { Anchoring::Winnowed } else { Anchoring::EveryStep };
+            }
+            let mut undisguised = d.fingerprint.normalizing == Normalizing::Undisguised;
+            if setting(ui, tr.undo_disguises, tr.undo_disguises_tip, |ui| ui.checkbox(&mut undisguised, "")).changed() {
+                d.fingerprint.normalizing = if undisguised { Normalizing::Undisguised } else { Normalizing::Plain };
             }
             setting(ui, tr.max_distance, tr.max_distance_tip, |ui| {
                 ui.add(
