@@ -286,4 +286,10 @@ fn disguised_copies_are_found_and_their_disguises_said_in_json_table_and_report(
     zhiwen(dir.path()).arg("check").arg(&noisy).arg("--report").arg(&report).output().unwrap();
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("noise letters between Han characters"), "no disguise line in the report");
+    let csv = dir.path().join("r.csv");
+    zhiwen(dir.path()).arg("check").arg(&pinyin).arg("--csv").arg(&csv).output().unwrap();
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",suspect_disguises"));
+    assert!(lines.next().unwrap().ends_with(",1 passage written in pinyin (333 syllables)"), "{csv}");
 }

@@ -244,6 +244,12 @@ pub struct Tr {
     pub chapter: &'static str,
     pub undo_disguises: &'static str,
     pub undo_disguises_tip: &'static str,
+    pub disguised: &'static str,
+    pub disguised_tip: &'static str,
+    pub pinyin_passages: &'static str,
+    pub noise_letters: &'static str,
+    pub homoglyph_letters: &'static str,
+    pub invisible_chars: &'static str,
 }
 
 pub const EN: Tr = Tr {
@@ -479,6 +485,12 @@ pub const EN: Tr = Tr {
     chapter: "chapter",
     undo_disguises: "Undo disguises (pinyin-written passages, noise letters, look-alike letters, invisible characters)",
     undo_disguises_tip: "Read passages written out in pinyin as the Han text they spell, drop single letters slipped between Han characters, fold look-alike letters of other scripts into Latin ones and ignore invisible characters, on both sides of a check. Changing it re-fingerprints the corpus.",
+    disguised: "Disguised",
+    disguised_tip: "What the text hid to escape matching, undone before it was checked: evidence of intent.",
+    pinyin_passages: "passages in pinyin",
+    noise_letters: "noise letters",
+    homoglyph_letters: "look-alike letters",
+    invisible_chars: "invisible characters",
 };
 
 pub const ZH: Tr = Tr {
@@ -714,6 +726,12 @@ pub const ZH: Tr = Tr {
     chapter: "章",
     undo_disguises: "还原伪装（拼音书写的段落、夹杂的字母、形似字母、不可见字符）",
     undo_disguises_tip: "检测时两边都还原：拼音写出的段落按其拼写的汉字读，夹在汉字之间的单个字母去掉，其他文字中形似拉丁字母的字母按拉丁字母读，不可见字符忽略。更改后会重新为语料库生成指纹。",
+    disguised: "伪装",
+    disguised_tip: "文本为逃避比对所做的伪装，检测前已还原：这本身就是故意的证据。",
+    pinyin_passages: "拼音段落",
+    noise_letters: "夹杂字母",
+    homoglyph_letters: "形似字母",
+    invisible_chars: "不可见字符",
 };
 
 impl Lang {

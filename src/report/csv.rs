@@ -3,8 +3,9 @@
 
 use crate::SuspectReport;
 
-/// The last three columns (added, compatible) name the source's work.
-pub const HEADER: [&str; 17] = [
+/// Columns 15-17 (added, compatible) name the source's work; the last (added, compatible)
+/// says what disguises the suspect's text hid, in words (empty when none).
+pub const HEADER: [&str; 18] = [
     "suspect",
     "source_id",
     "source",
@@ -22,6 +23,7 @@ pub const HEADER: [&str; 17] = [
     "work_id",
     "work_title",
     "work_authors",
+    "suspect_disguises",
 ];
 
 /// Text from the files made inert for spreadsheets: a field starting with = + - @ (or a
@@ -35,6 +37,7 @@ pub fn csv(reports: &[SuspectReport]) -> String {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     w.write_record(HEADER).expect("write to memory");
     for r in reports {
+        let disguises = r.disguises.describe().unwrap_or_default();
         for s in &r.sources {
             for p in &s.passages {
                 w.write_record([
@@ -55,6 +58,7 @@ pub fn csv(reports: &[SuspectReport]) -> String {
                     s.work.as_ref().map_or_else(String::new, |w| w.id.to_string()),
                     inert(s.work.as_ref().map_or("", |w| w.title.as_str())),
                     inert(&s.work.as_ref().map_or_else(String::new, |w| w.authors.join("; "))),
+                    disguises.clone(),
                 ])
                 .expect("write to memory");
             }

@@ -5,6 +5,7 @@
 
 use super::{file_name, one_line};
 use crate::gui::app::{Action, EDIT, SUBSTITUTION, ZhiwenApp};
+use crate::gui::i18n::Tr;
 use crate::gui::text_view::Span;
 use eframe::egui::{self, Color32};
 
@@ -41,6 +42,10 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             return;
         }
         ui.label(format!("{} {:.1}%", tr.similarity, report.similarity * 100.0));
+        if let Some(disguises) = disguises_line(tr, &report.disguises) {
+            ui.separator();
+            ui.colored_label(ui.visuals().warn_fg_color, disguises).on_hover_text(tr.disguised_tip);
+        }
         ui.separator();
         if report.sources.is_empty() {
             ui.label(tr.no_source);
@@ -158,4 +163,35 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         }
     });
     app.actions.extend(actions);
+}
+
+/// "Disguised: passages in pinyin 1, noise letters 383" in the app's language, or `None`.
+pub fn disguises_line(tr: &Tr, d: &crate::engine::normalize::Disguises) -> Option<String> {
+    let parts: Vec<String> = [
+        (tr.pinyin_passages, d.pinyin_passages),
+        (tr.noise_letters, d.noise_letters),
+        (tr.homoglyph_letters, d.homoglyphs),
+        (tr.invisible_chars, d.invisible),
+    ]
+    .into_iter()
+    .filter(|&(_, n)| n > 0)
+    .map(|(label, n)| format!("{label} {n}"))
+    .collect();
+    (!parts.is_empty()).then(|| format!("{}: {}", tr.disguised, parts.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_disguises_line_names_each_kind_found_in_the_apps_language() {
+        let d = crate::engine::normalize::Disguises { noise_letters: 383, pinyin_passages: 1, ..Default::default() };
+        assert_eq!(
+            disguises_line(&crate::gui::i18n::EN, &d).as_deref(),
+            Some("Disguised: passages in pinyin 1, noise letters 383")
+        );
+        assert_eq!(disguises_line(&crate::gui::i18n::ZH, &d).as_deref(), Some("伪装: 拼音段落 1, 夹杂字母 383"));
+        assert_eq!(disguises_line(&crate::gui::i18n::EN, &Default::default()), None);
+    }
 }
