@@ -284,6 +284,20 @@ pub fn noise_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String 
     out
 }
 
+/// Slips an invisible character (zero-width space, joiner, soft hyphen, word joiner)
+/// after `share` of the characters.
+pub fn invisible_chars(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
+    const INVISIBLE: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{00ad}', '\u{2060}'];
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        out.push(c);
+        if !c.is_whitespace() && rng.f64() < share {
+            out.push(INVISIBLE[rng.usize(..INVISIBLE.len())]);
+        }
+    }
+    out
+}
+
 /// English disguised with look-alike letters from Cyrillic and Greek in `share` of the
 /// words, and zero-width spaces inside `share` of them.
 pub fn homoglyphs(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {

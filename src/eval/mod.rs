@@ -250,6 +250,7 @@ const KINDS: &[Kind] = &[
     Kind { name: "laundered", positive: true },
     Kind { name: "pinyin-passage", positive: true },
     Kind { name: "noise-letters-8%", positive: true },
+    Kind { name: "invisible-10%", positive: true },
     Kind { name: "en-swapped-letters", positive: true },
     Kind { name: "en-homoglyphs", positive: true },
     Kind { name: "en-excerpt", positive: true },
@@ -416,6 +417,10 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
             "noise-letters-8%" => {
                 let (path, text) = pick(rng);
                 whole(format!("{}#{i}", short(path)), path, text, generate::noise_letters(text, 0.08, rng))
+            }
+            "invisible-10%" => {
+                let (path, text) = pick(rng);
+                whole(format!("{}#{i}", short(path)), path, text, generate::invisible_chars(text, 0.10, rng))
             }
             "en-homoglyphs" => {
                 let (path, text) = en_sources[rng.usize(..en_sources.len())];

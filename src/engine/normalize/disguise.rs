@@ -141,19 +141,28 @@ pub fn fold_homoglyphs(word: &mut String) -> u32 {
 }
 
 /// The toneless pinyin syllables (ü written v), from the readings the pinyin crate gives
-/// every Han character.
-fn syllable_set() -> &'static HashSet<String> {
-    static SET: OnceLock<HashSet<String>> = OnceLock::new();
-    SET.get_or_init(|| {
+/// every Han character, as [`syllable_key`]s, sorted.
+fn syllable_keys() -> &'static [u32] {
+    static KEYS: OnceLock<Vec<u32>> = OnceLock::new();
+    KEYS.get_or_init(|| {
         use pinyin::ToPinyin;
-        (0x3400u32..=0x9fff)
+        let mut keys: Vec<u32> = (0x3400u32..=0x9fff)
             .filter_map(char::from_u32)
             .filter_map(|c| c.to_pinyin())
             .map(|p| p.plain().replace('ü', "v"))
             // Interjections without a vowel (m, n, ng, hm) would make English words pinyin.
             .filter(|s| s.is_ascii() && s.contains(['a', 'e', 'i', 'o', 'u', 'v']))
-            .collect()
+            .filter_map(|s| syllable_key(s.as_bytes()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
     })
+}
+
+/// Up to six lower-case letters as one number (5 bits a letter); `None` if longer.
+fn syllable_key(letters: &[u8]) -> Option<u32> {
+    (letters.len() <= 6).then(|| letters.iter().fold(0u32, |key, &b| key << 5 | u32::from(b - b'a' + 1)))
 }
 
 /// A tone-marked vowel's plain letter (ü as v).
@@ -170,14 +179,20 @@ fn untoned(c: char) -> Option<char> {
     })
 }
 
+/// Words longer than this are not read as pinyin (a run-together passage rarely is).
+const MAX_PINYIN_WORD: usize = 240;
+
 /// The syllables a word reads as, if it reads wholly as pinyin: toneless, tone-marked, or
 /// each syllable followed by a tone number 1–5; run together or not. Longest syllables
 /// first, with backtracking (`xian` is one syllable, `xi'an` two only with the
-/// apostrophe, which splits words here anyway).
+/// apostrophe, which splits words here anyway). Most English words fail on their first
+/// letters, so it is cheap for them.
 fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
-    let set = syllable_set();
+    if word.len() > MAX_PINYIN_WORD || !word.starts_with(|c: char| untoned(c).is_some()) {
+        return None;
+    }
     // Plain letters with their char positions; a tone digit ends the syllable before it.
-    let mut letters: Vec<(char, u32)> = Vec::with_capacity(word.len());
+    let mut letters: Vec<(u8, u32)> = Vec::with_capacity(word.len());
     let mut tone_after: Vec<bool> = Vec::new();
     for (i, c) in word.chars().enumerate() {
         if ('1'..='5').contains(&c) {
@@ -187,37 +202,41 @@ fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
             }
             continue;
         }
-        letters.push((untoned(c)?, i as u32));
+        letters.push((untoned(c)? as u8, i as u32));
         tone_after.push(false);
     }
-    if letters.is_empty() {
-        return None;
-    }
-    let plain: String = letters.iter().map(|(c, _)| *c).collect();
-    // best[i]: the end of the syllable starting at i on a way to the end, longest first.
-    let n = plain.len();
-    let mut next = vec![usize::MAX; n + 1];
-    next[n] = n;
-    for start in (0..n).rev() {
-        for end in (start + 1..=(start + 6).min(n)).rev() {
+    let plain: Vec<u8> = letters.iter().map(|(c, _)| *c).collect();
+    // Syllable ends, found from the start, longest syllable first; `dead[i]`: no way on from i.
+    fn way_from(at: usize, plain: &[u8], tone_after: &[bool], dead: &mut [bool], ends: &mut Vec<usize>) -> bool {
+        if at == plain.len() {
+            return true;
+        }
+        if dead[at] {
+            return false;
+        }
+        for end in (at + 1..=(at + 6).min(plain.len())).rev() {
             // A tone number may only follow a syllable's last letter.
-            let digit_inside = tone_after[start..end - 1].iter().any(|&t| t);
-            if !digit_inside && next[end] != usize::MAX && set.contains(&plain[start..end]) {
-                next[start] = end;
-                break;
+            let digit_inside = tone_after[at..end - 1].iter().any(|&t| t);
+            let syllable = syllable_key(&plain[at..end]).is_some_and(|k| syllable_keys().binary_search(&k).is_ok());
+            if !digit_inside && syllable && way_from(end, plain, tone_after, dead, ends) {
+                ends.push(end);
+                return true;
             }
         }
+        dead[at] = true;
+        false
     }
-    if next[0] == usize::MAX {
+    let mut ends = Vec::new();
+    if !way_from(0, &plain, &tone_after, &mut vec![false; plain.len() + 1], &mut ends) {
         return None;
     }
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < n {
-        let end = next[at];
+    ends.reverse();
+    let mut out = Vec::with_capacity(ends.len());
+    let mut start = 0;
+    for end in ends {
         let last_char = letters[end - 1].1 + 1 + u32::from(tone_after[end - 1]);
-        out.push((plain.as_bytes()[at], letters[at].1, last_char));
-        at = end;
+        out.push((plain[start], letters[start].1, last_char));
+        start = end;
     }
     Some(out)
 }
