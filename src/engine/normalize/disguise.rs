@@ -96,9 +96,10 @@ pub struct WordNote {
 }
 
 /// The note on a collected word (lower case) covering `chars` characters of the text, if
-/// [`undo`] may change it.
-pub fn note(word: &str, chars: usize) -> Option<WordNote> {
-    let short_letters = word.len() <= 2 && word.bytes().all(|b| b.is_ascii_lowercase());
+/// [`undo`] may change it. `after_han`: the token before it is a Han character (noise
+/// letters stand between two).
+pub fn note(word: &str, chars: usize, after_han: bool) -> Option<WordNote> {
+    let short_letters = after_han && word.len() <= 2 && word.bytes().all(|b| b.is_ascii_lowercase());
     // Offsets map to the text's chars only when each char of the word is one of the text.
     let syllables = (word.chars().count() == chars).then(|| syllables(word)).flatten();
     (short_letters || syllables.is_some()).then_some(WordNote { short_letters, syllables })
@@ -160,6 +161,24 @@ fn syllable_keys() -> &'static [u32] {
     })
 }
 
+/// Whether `letters` (lower case, ü as v) are a pinyin syllable. Syllables of up to three
+/// letters are looked up in a bit table (15 bits of key), longer ones searched.
+fn is_syllable(letters: &[u8]) -> bool {
+    static SHORT: OnceLock<Vec<u64>> = OnceLock::new();
+    let Some(key) = syllable_key(letters) else { return false };
+    if letters.len() > 3 {
+        return syllable_keys().binary_search(&key).is_ok();
+    }
+    let short = SHORT.get_or_init(|| {
+        let mut bits = vec![0u64; (1 << 15) / 64];
+        for &k in syllable_keys().iter().filter(|&&k| k < 1 << 15) {
+            bits[k as usize / 64] |= 1 << (k % 64);
+        }
+        bits
+    });
+    short[key as usize / 64] & (1 << (key % 64)) != 0
+}
+
 /// Up to six lower-case letters as one number (5 bits a letter); `None` if longer.
 fn syllable_key(letters: &[u8]) -> Option<u32> {
     (letters.len() <= 6).then(|| letters.iter().fold(0u32, |key, &b| key << 5 | u32::from(b - b'a' + 1)))
@@ -191,6 +210,18 @@ fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
     if word.len() > MAX_PINYIN_WORD || !word.starts_with(|c: char| untoned(c).is_some()) {
         return None;
     }
+    let mut dead = [false; MAX_PINYIN_WORD + 1];
+    if word.bytes().all(|b| b.is_ascii_lowercase()) {
+        // Plain letters (most words): chars are bytes, no tones.
+        let plain = word.as_bytes();
+        let mut ends = Vec::new();
+        if !way_from(0, plain, &[], &mut dead, &mut ends) {
+            return None;
+        }
+        ends.reverse();
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        return Some(starts.zip(&ends).map(|(a, &b)| (plain[a], a as u32, b as u32)).collect());
+    }
     // Plain letters with their char positions; a tone digit ends the syllable before it.
     let mut letters: Vec<(u8, u32)> = Vec::with_capacity(word.len());
     let mut tone_after: Vec<bool> = Vec::new();
@@ -206,28 +237,8 @@ fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
         tone_after.push(false);
     }
     let plain: Vec<u8> = letters.iter().map(|(c, _)| *c).collect();
-    // Syllable ends, found from the start, longest syllable first; `dead[i]`: no way on from i.
-    fn way_from(at: usize, plain: &[u8], tone_after: &[bool], dead: &mut [bool], ends: &mut Vec<usize>) -> bool {
-        if at == plain.len() {
-            return true;
-        }
-        if dead[at] {
-            return false;
-        }
-        for end in (at + 1..=(at + 6).min(plain.len())).rev() {
-            // A tone number may only follow a syllable's last letter.
-            let digit_inside = tone_after[at..end - 1].iter().any(|&t| t);
-            let syllable = syllable_key(&plain[at..end]).is_some_and(|k| syllable_keys().binary_search(&k).is_ok());
-            if !digit_inside && syllable && way_from(end, plain, tone_after, dead, ends) {
-                ends.push(end);
-                return true;
-            }
-        }
-        dead[at] = true;
-        false
-    }
     let mut ends = Vec::new();
-    if !way_from(0, &plain, &tone_after, &mut vec![false; plain.len() + 1], &mut ends) {
+    if !way_from(0, &plain, &tone_after, &mut dead, &mut ends) {
         return None;
     }
     ends.reverse();
@@ -239,6 +250,29 @@ fn syllables(word: &str) -> Option<Vec<(u8, u32, u32)>> {
         start = end;
     }
     Some(out)
+}
+
+/// Whether `plain[at..]` reads as syllables, longest first; if so, their ends are pushed
+/// (last first). `tone_after[i]`: a tone number follows letter i (empty: none do); `dead[i]`:
+/// no way on from i, learned on the way.
+fn way_from(at: usize, plain: &[u8], tone_after: &[bool], dead: &mut [bool], ends: &mut Vec<usize>) -> bool {
+    if at == plain.len() {
+        return true;
+    }
+    if dead[at] {
+        return false;
+    }
+    for end in (at + 1..=(at + 6).min(plain.len())).rev() {
+        // A tone number may only follow a syllable's last letter.
+        let digit_inside = !tone_after.is_empty() && tone_after[at..end - 1].iter().any(|&t| t);
+        let syllable = is_syllable(&plain[at..end]);
+        if !digit_inside && syllable && way_from(end, plain, tone_after, dead, ends) {
+            ends.push(end);
+            return true;
+        }
+    }
+    dead[at] = true;
+    false
 }
 
 /// Undoes what the notes show: noise letters between Han characters dropped, pinyin-written

@@ -227,7 +227,8 @@ impl Tokens {
         if self.undisguise {
             self.found.homoglyphs += disguise::fold_homoglyphs(&mut self.word);
             let chars = (self.word_end - self.word_start) as usize;
-            if let Some(note) = disguise::note(&self.word, chars) {
+            let after_han = self.out.last().is_some_and(|t| t.sym < 128);
+            if let Some(note) = disguise::note(&self.word, chars, after_han) {
                 self.notes.push((self.out.len() as u32, note));
             }
         }
