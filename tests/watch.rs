@@ -477,9 +477,7 @@ pub(crate) fn slow_site(
     chapters: &[(&str, &str)],
     latency: Duration,
 ) -> (String, RequestLog, Arc<tiny_http::Server>) {
-    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
-    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
-    let mut pages: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut pages: HashMap<String, String> = HashMap::new();
     let links: String = chapters.iter().map(|(n, _)| format!("<a href=\"/book/{n}.html\">第{n}章</a>")).collect();
     pages.insert("/book/".into(), format!("<html><body>{links}</body></html>"));
     for (n, file) in chapters {
@@ -489,6 +487,18 @@ pub(crate) fn slow_site(
             format!("<html><body><p>{}</p></body></html>", text.replace('\n', "</p><p>")),
         );
     }
+    serve_pages(ip, pages, latency)
+}
+
+/// A site on `ip` answering `pages` (path → HTML), each `.html` page after `latency`, any
+/// other path with 404; logs when each request arrived. Returns its base URL.
+fn serve_pages(
+    ip: &str,
+    pages: HashMap<String, String>,
+    latency: Duration,
+) -> (String, RequestLog, Arc<tiny_http::Server>) {
+    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
+    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
     let log: RequestLog = Arc::default();
     let (srv, got) = (server.clone(), log.clone());
     std::thread::spawn(move || {
@@ -695,8 +705,6 @@ fn site_with_a_long_page(
     long_bytes: usize,
     chapters: &[&str],
 ) -> (String, RequestLog, Arc<tiny_http::Server>) {
-    let server = Arc::new(tiny_http::Server::http(format!("{ip}:0")).unwrap());
-    let base = format!("http://{ip}:{}", server.server_addr().to_ip().unwrap().port());
     let paragraphs = |file: &str| format!("<p>{}</p>", read_text(&corpus_dir().join(file)).replace('\n', "</p><p>"));
     let mut pages: HashMap<String, String> = HashMap::new();
     let mut first = format!("<html><body><div id=\"content\">{}", paragraphs(long));
@@ -709,20 +717,7 @@ fn site_with_a_long_page(
     }
     let links: String = (1..=chapters.len() + 1).map(|n| format!("<a href=\"/book/{n}.html\">第{n}章</a>")).collect();
     pages.insert("/book/".into(), format!("<html><body>{links}</body></html>"));
-    let log: RequestLog = Arc::default();
-    let (srv, got) = (server.clone(), log.clone());
-    std::thread::spawn(move || {
-        for request in srv.incoming_requests() {
-            let path = request.url().to_string();
-            got.lock().unwrap().push((path.clone(), std::time::Instant::now()));
-            let _ = match pages.get(&path) {
-                Some(body) => request.respond(tiny_http::Response::from_string(body.clone()).with_header(
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..]).unwrap(),
-                )),
-                None => request.respond(tiny_http::Response::from_string("not here").with_status_code(404)),
-            };
-        }
-    });
+    let (base, log, server) = serve_pages(ip, pages, Duration::ZERO);
     (format!("{base}/book/"), log, server)
 }
 

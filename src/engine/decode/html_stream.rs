@@ -111,6 +111,17 @@ struct Reader {
     out: TextOut,
 }
 
+/// How the tokenizer reads what follows an opening tag of this name: as raw text (scripts,
+/// styles, titles), which the tree builder would tell it and a bare tokenizer must be told.
+fn raw_text(name: &str) -> Option<RawKind> {
+    match name {
+        "script" => Some(RawKind::ScriptData),
+        "style" | "xmp" | "iframe" | "noembed" | "noframes" | "noscript" => Some(RawKind::Rawtext),
+        "textarea" | "title" => Some(RawKind::Rcdata),
+        _ => None,
+    }
+}
+
 /// Elements an opening tag of this name closes when they are the current element.
 fn closes(name: &str) -> &'static [&'static str] {
     match name {
@@ -168,12 +179,7 @@ impl Reader {
         if BLOCK_TAGS.contains(&e.name.as_str()) && self.skipping == 0 {
             self.out.newline();
         }
-        let raw = match e.name.as_str() {
-            "script" => Some(RawKind::ScriptData),
-            "style" | "xmp" | "iframe" | "noembed" | "noframes" | "noscript" => Some(RawKind::Rawtext),
-            "textarea" | "title" => Some(RawKind::Rcdata),
-            _ => None,
-        };
+        let raw = raw_text(&e.name);
         if VOID_TAGS.contains(&e.name.as_str()) || (tag.self_closing && raw.is_none()) {
             return TokenSinkResult::Continue;
         }
@@ -245,14 +251,7 @@ pub fn long_page_links(page: &str) -> Vec<(String, String, String)> {
                             *self.open.borrow_mut() = attr("href").map(|_| found.len() - 1);
                         }
                     }
-                    return match name {
-                        "script" => TokenSinkResult::RawData(RawKind::ScriptData),
-                        "style" | "xmp" | "iframe" | "noembed" | "noframes" | "noscript" => {
-                            TokenSinkResult::RawData(RawKind::Rawtext)
-                        }
-                        "textarea" | "title" => TokenSinkResult::RawData(RawKind::Rcdata),
-                        _ => TokenSinkResult::Continue,
-                    };
+                    return raw_text(name).map_or(TokenSinkResult::Continue, TokenSinkResult::RawData);
                 }
                 TagToken(tag) if tag.kind == EndTag && &*tag.name == "a" => *self.open.borrow_mut() = None,
                 CharacterTokens(t) => {
