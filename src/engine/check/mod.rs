@@ -267,6 +267,7 @@ fn check_whole(
         Normalizing::Plain => (tokens(text, Normalizing::Plain), Disguises::default()),
         Normalizing::Undisguised => undisguised(text),
     };
+    let disguises = disguises.systematic(text.chars().count());
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);
 

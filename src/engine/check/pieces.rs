@@ -86,10 +86,8 @@ pub(super) fn check_in_pieces(
         let report = check_whole(index, sources, params, opts, path, &text[piece.start..piece.end])?;
         // Counted once: a piece's share of the overlap with the next is left to the next.
         let own = pieces.get(i + 1).map_or(piece.end, |next| next.start);
-        if own < piece.end && how == Normalizing::Undisguised {
+        if how == Normalizing::Undisguised {
             disguises.add(&crate::engine::normalize::undisguised(&text[piece.start..own]).1);
-        } else {
-            disguises.add(&report.disguises);
         }
         for mut m in report.sources {
             let passages = std::mem::take(&mut m.passages);
@@ -136,7 +134,7 @@ pub(super) fn check_in_pieces(
         error: None,
         sources: matches,
         web: None,
-        disguises,
+        disguises: disguises.systematic(parts.last().map_or(0, |&(_, chars)| chars)),
     })
 }
 

@@ -46,6 +46,20 @@ impl Disguises {
         *self == Disguises::default()
     }
 
+    /// What of it is a disguise of a text of `chars` characters, not the odd character
+    /// ordinary text has: invisible characters and look-alike letters count when there are
+    /// at least ten and they are frequent (one in 200 characters, one in 500); a web page's
+    /// stray zero-width space or a unit's µ in `10µm` is not a disguise. (Noise letters are
+    /// judged by their variety in [`undo`], pinyin passages by their length.)
+    pub fn systematic(self, chars: usize) -> Disguises {
+        let frequent = |n: u32, one_in: usize| n >= 10 && n as usize * one_in >= chars;
+        Disguises {
+            invisible: if frequent(self.invisible, 200) { self.invisible } else { 0 },
+            homoglyphs: if frequent(self.homoglyphs, 500) { self.homoglyphs } else { 0 },
+            ..self
+        }
+    }
+
     /// In words, for reports: "5 noise letters, 1 passage written in pinyin (212
     /// syllables)"; `None` when nothing was undone.
     pub fn describe(&self) -> Option<String> {
@@ -82,6 +96,10 @@ impl Disguises {
 /// A pinyin-written run shorter than this many syllables is left as words.
 pub const MIN_PINYIN_SYLLABLES: usize = 12;
 
+/// Noise letters are said to be a disguise when at least this many different ones were
+/// dropped from a text.
+pub const MIN_NOISE_KINDS: usize = 5;
+
 /// ... and its syllables begin with at least this many different letters.
 pub const MIN_PINYIN_INITIALS: usize = 5;
 
@@ -97,9 +115,10 @@ pub struct WordNote {
 
 /// The note on a collected word (lower case) covering `chars` characters of the text, if
 /// [`undo`] may change it. `after_han`: the token before it is a Han character (noise
-/// letters stand between two).
-pub fn note(word: &str, chars: usize, after_han: bool) -> Option<WordNote> {
-    let short_letters = after_han && word.len() <= 2 && word.bytes().all(|b| b.is_ascii_lowercase());
+/// letters stand between two); `had_capitals`: it was written with capitals (A股, C罗, X光:
+/// letters Chinese text uses, never noise).
+pub fn note(word: &str, chars: usize, after_han: bool, had_capitals: bool) -> Option<WordNote> {
+    let short_letters = after_han && !had_capitals && word.len() <= 2 && word.bytes().all(|b| b.is_ascii_lowercase());
     // Offsets map to the text's chars only when each char of the word is one of the text.
     let syllables = (word.chars().count() == chars).then(|| syllables(word)).flatten();
     (short_letters || syllables.is_some()).then_some(WordNote { short_letters, syllables })
@@ -285,16 +304,22 @@ pub fn undo(tokens: Vec<Token>, notes: Vec<(u32, WordNote)>, found: &mut Disguis
     let mut drop = vec![false; tokens.len()];
     let mut replace: Vec<(usize, usize, Vec<Token>)> = Vec::new();
     // Noise letters: one or two letters with a Han character at most a character away on
-    // each side.
+    // each side. All are dropped; they are said to be a disguise only when they vary, as
+    // slipped-in letters do (a brand's 宝e家 or a score's 德vs云 repeat one word).
+    let (mut dropped, mut kinds) = (0, HashSet::new());
     for (i, note) in &notes {
         let i = *i as usize;
         if note.short_letters && i > 0 && i + 1 < tokens.len() {
             let (before, word, after) = (&tokens[i - 1], &tokens[i], &tokens[i + 1]);
             if is_han(before) && is_han(after) && word.start - before.end <= 1 && after.start - word.end <= 1 {
                 drop[i] = true;
-                found.noise_letters += 1;
+                dropped += 1;
+                kinds.insert(word.sym);
             }
         }
+    }
+    if kinds.len() >= MIN_NOISE_KINDS {
+        found.noise_letters += dropped;
     }
     // Pinyin runs: consecutive word tokens that all read as pinyin.
     let mut k = 0;
@@ -404,12 +429,20 @@ mod tests {
 
     #[test]
     fn noise_letters_invisible_characters_and_homoglyphs_are_undone() {
-        let clean = "名下士。顺治间赴乡试";
-        let (noisy, found) = undisguised("名下士n。顺x治间赴ab乡试");
+        let clean = "名下士。顺治间赴乡试，官至郎中";
+        let (noisy, found) = undisguised("名下士n。顺x治间赴ab乡试，官k至郎q中");
         assert_eq!(syms(&noisy), syms(&tokenize(clean)));
-        assert_eq!(found.noise_letters, 3);
-        // Letters beside a single Han character, or inside words, stay.
+        assert_eq!(found.noise_letters, 5);
+        // The same letters again and again are a name, dropped but not called a disguise.
+        let (tokens, found) = undisguised("宝e家的宝e家，融e购");
+        assert_eq!(found.noise_letters, 0);
+        assert_eq!(syms(&tokens), syms(&tokenize("宝家的宝家，融购")));
+        // Letters beside a single Han character, or inside words, stay; so do capitals, which
+        // Chinese text uses (的X光片, 看C罗进球).
         assert_eq!(undisguised("A股").1.noise_letters, 0);
+        let (tokens, found) = undisguised("拍了X光片，看C罗进球");
+        assert_eq!(found.noise_letters, 0);
+        assert_eq!(syms(&tokens), syms(&tokenize("拍了X光片，看C罗进球")));
         let (tokens, found) = undisguised("pla\u{200b}gia\u{00ad}rism is wrоng"); // Cyrillic о
         assert_eq!(syms(&tokens), syms(&tokenize("plagiarism is wrong")));
         assert_eq!((found.invisible, found.homoglyphs), (2, 1));

@@ -154,6 +154,7 @@ fn tokenize_from(text: &str, first: u32, undisguise: bool) -> Piece {
         word_start: 0,
         word_end: 0,
         undisguise,
+        word_had_capitals: false,
         notes: Vec::new(),
         found: Disguises::default(),
     };
@@ -163,8 +164,9 @@ fn tokenize_from(text: &str, first: u32, undisguise: bool) -> Piece {
         if c.is_ascii() || UNIFIED_IDEOGRAPHS.contains(&c) {
             t.take(c, i);
         } else if undisguise && disguise::is_invisible(c) {
-            // Zero-width and other invisible characters are nothing, not a break.
-            t.found.invisible += 1;
+            // Zero-width and other invisible characters are nothing, not a break. Variation
+            // selectors are not counted: an emoji's (⭐️) is part of it, no disguise.
+            t.found.invisible += u32::from(!('\u{fe00}'..='\u{fe0f}').contains(&c));
         } else {
             std::iter::once(c).nfkc().for_each(|f| t.take(f, i));
         }
@@ -186,6 +188,8 @@ struct Tokens {
     /// Undo disguises: fold homoglyphs in words and note the words [`disguise::undo`]
     /// may change (noise letters, pinyin).
     undisguise: bool,
+    /// The word being collected has a capital letter.
+    word_had_capitals: bool,
     notes: Vec<(u32, disguise::WordNote)>,
     found: Disguises,
 }
@@ -204,6 +208,7 @@ impl Tokens {
             if self.word.is_empty() {
                 self.word_start = i;
             }
+            self.word_had_capitals |= f.is_uppercase();
             if f.is_ascii() {
                 self.word.push(f.to_ascii_lowercase());
             } else {
@@ -228,12 +233,13 @@ impl Tokens {
             self.found.homoglyphs += disguise::fold_homoglyphs(&mut self.word);
             let chars = (self.word_end - self.word_start) as usize;
             let after_han = self.out.last().is_some_and(|t| t.sym < 128);
-            if let Some(note) = disguise::note(&self.word, chars, after_han) {
+            if let Some(note) = disguise::note(&self.word, chars, after_han, self.word_had_capitals) {
                 self.notes.push((self.out.len() as u32, note));
             }
         }
         self.out.push(Token { sym: word_symbol(&self.word), start: self.word_start, end: self.word_end });
         self.word.clear();
+        self.word_had_capitals = false;
     }
 }
 
