@@ -34,6 +34,8 @@ fn harness_scores_generated_cases_and_real_pairs() {
         params: FingerprintParams::default(),
         check: CheckOptions::default(),
         real: true,
+        // The OCR kinds read pages of pictures: minutes, measured by `zhiwen eval`, not here.
+        ocr: false,
     };
     let (report, cases) = run(&opts, &|_| {}).unwrap();
     assert_eq!(report.corpus_documents, 5, "one chapter held out");

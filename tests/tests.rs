@@ -14,6 +14,7 @@ mod fuzz_regressions;
 #[cfg(feature = "gui")]
 mod gui;
 mod mutations;
+mod ocr;
 mod precision;
 mod reliability;
 mod report;

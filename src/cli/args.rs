@@ -177,6 +177,14 @@ pub enum Command {
         #[command(flatten)]
         out: ReportArgs,
     },
+    /// Print the text Zhiwen reads from files, as import and check read it: pages of HTML,
+    /// chapters of ebooks, and images and scanned PDFs read by OCR. Several files are each
+    /// headed `==> PATH <==`.
+    Text {
+        /// Files.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
     /// List the documents in the corpus.
     List {
         #[arg(long)]
@@ -298,6 +306,9 @@ pub struct EvalArgs {
     /// Skip the reports on real data (editions, abridgements, English answers).
     #[arg(long)]
     pub no_real: bool,
+    /// Skip the kinds whose suspects are pictures read by OCR (they take minutes).
+    #[arg(long)]
+    pub no_ocr: bool,
     #[command(flatten)]
     pub fingerprint: FingerprintArgs,
     #[command(flatten)]

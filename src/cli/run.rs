@@ -38,6 +38,7 @@ fn dispatch(args: Args) -> Result<ExitCode> {
         Some(Command::Gui { paths }) => gui(&db, paths),
         Some(Command::Import { paths, quiet, batch }) => import(&db, &paths, quiet, batch as usize),
         Some(Command::Doctor) => doctor(&db),
+        Some(Command::Text { paths }) => text(&paths),
         Some(Command::Check { paths, out, among, check, web }) => check_cmd(
             &db,
             &paths,
@@ -103,6 +104,31 @@ fn gui(_db: &Path, _paths: Vec<PathBuf>) -> Result<ExitCode> {
     bail!("this build has no desktop app (built without the `gui` feature); see `zhiwen --help`")
 }
 
+/// Each file's text on stdout (several headed `==> PATH <==`), a failure on stderr naming
+/// the file; the rest go on.
+fn text(paths: &[PathBuf]) -> Result<ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    for path in paths {
+        match zhiwen::engine::decode::read_and_decode(path) {
+            Ok((_, decoded)) => {
+                // Several files: each headed as `head` does, so the output can be split.
+                let header = if paths.len() > 1 { format!("==> {} <==\n", path.display()) } else { String::new() };
+                // A closed pipe (`| head`) ends the output quietly.
+                if write!(out, "{header}{}", decoded.text).and_then(|_| out.flush()).is_err() {
+                    return Ok(ExitCode::SUCCESS);
+                }
+            }
+            Err(error) => {
+                eprintln!("{error}");
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
 fn doctor(db: &Path) -> Result<ExitCode> {
     if !db.exists() {
         bail!("no store at {}", db.display());
@@ -134,6 +160,10 @@ fn doctor(db: &Path) -> Result<ExitCode> {
             run.id,
             zhiwen::report::format_utc(run.started_at)
         );
+    }
+    match zhiwen::engine::decode::ocr::models_dir() {
+        Some(dir) => println!("OCR models: {}", dir.display()),
+        None => println!("OCR models: not installed (images and scanned PDFs are refused; run tools/ocr-models)"),
     }
     if problems.is_empty() {
         println!("ok: {} documents, {} windows, integrity check passed", stats.documents, stats.windows);
@@ -212,7 +242,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let EvalArgs { data, out, cases, seed, no_real, fingerprint, check } = args.clone();
+    let EvalArgs { data, out, cases, seed, no_real, no_ocr, fingerprint, check } = args.clone();
     let opts = zhiwen::eval::EvalOptions {
         data,
         cases,
@@ -220,6 +250,7 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
         params: fingerprint_params(&fingerprint),
         check: check_options(&check),
         real: !no_real,
+        ocr: !no_ocr,
     };
     opts.params.validate()?;
     let (report, cases) = zhiwen::eval::run(&opts, &|line| eprintln!("{line}"))?;

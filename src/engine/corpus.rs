@@ -353,7 +353,8 @@ fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOption
             return Ok(Checked { report: SuspectReport::failed(shown, error), text: None, page: None });
         }
     };
-    let report = check_text_with(index, store, &shown, &decoded.text, opts)?;
+    let mut report = check_text_with(index, store, &shown, &decoded.text, opts)?;
+    report.disguises.images = decoded.images_read;
     Ok(Checked { page: Some(CapturedPage::file(&shown, bytes)), report, text: Some(decoded.text) })
 }
 

@@ -11,6 +11,7 @@
 
 pub mod generate;
 pub mod metrics;
+pub mod pages;
 mod real;
 
 use crate::engine::decode;
@@ -34,6 +35,8 @@ pub struct EvalOptions {
     pub check: CheckOptions,
     /// Also run the reports on real data (traditional editions, abridgements, English answers).
     pub real: bool,
+    /// Also the kinds whose suspects are pictures read by OCR (minutes: each case is pages).
+    pub ocr: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -135,7 +138,14 @@ pub fn run(opts: &EvalOptions, log: &dyn Fn(&str)) -> Result<(EvalReport, Vec<Ca
     let pools = CharPools::from_texts(texts.corpus.iter().map(|(_, t)| t.as_str()));
     let mut kinds = Vec::new();
     let mut outcomes = Vec::new();
+    let ocr = opts.ocr && crate::engine::decode::ocr::models_dir().is_some();
+    if opts.ocr && !ocr {
+        notes.push("the OCR models are not installed (tools/ocr-models): no image kinds".into());
+    }
     for kind in KINDS {
+        if is_ocr_kind(kind.name) && !ocr {
+            continue;
+        }
         let cases = make_cases(kind, opts.cases, &texts, &pools, &mut rng);
         if cases.is_empty() {
             notes.push(format!("{}: no cases (data missing)", kind.name));
@@ -258,7 +268,16 @@ const KINDS: &[Kind] = &[
     Kind { name: "negative-news", positive: false },
     Kind { name: "hard-negative-sequels", positive: false },
     Kind { name: "hard-negative-same-novel", positive: false },
+    // Last, so that the cases of the kinds above do not change with them (one random stream).
+    Kind { name: "image-long-picture", positive: true },
+    Kind { name: "image-scanned-pdf", positive: true },
 ];
+
+/// Kinds whose suspects are pictures read by OCR: run only with `EvalOptions::ocr` and the
+/// OCR models installed.
+fn is_ocr_kind(name: &str) -> bool {
+    name.starts_with("image-")
+}
 
 /// A text of an unrelated host: a news article, or a held-out chapter without news.
 fn host_text(texts: &Texts, rng: &mut fastrand::Rng) -> String {
@@ -446,6 +465,25 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                 let Some(p) = list.get(rng.usize(..list.len().max(1))) else { continue };
                 let Some((path, text)) = read(p) else { continue };
                 negative(&path, text)
+            }
+            "image-long-picture" | "image-scanned-pdf" => {
+                // A whole chapter of 1,500–4,000 characters as pictures: one long PNG (24 px
+                // text, clean), or a scan (a PDF of JPEG pages, quality 50, grain, turned 1°).
+                let Some(font) = pages::font() else { continue };
+                let short_chapters: Vec<&&(String, String)> =
+                    sources.iter().filter(|(_, t)| (1500..=4000).contains(&t.chars().count())).collect();
+                if short_chapters.is_empty() {
+                    continue;
+                }
+                let (path, text) = *short_chapters[rng.usize(..short_chapters.len())];
+                let (ext, bytes) = if kind.name == "image-long-picture" {
+                    let style = pages::Style { size: 24.0, width: 800, height: 0, rotate: 0.0, noise: 0.0 };
+                    ("png", pages::png(&pages::render(text, &font, style, rng)[0]))
+                } else {
+                    let style = pages::Style { size: 24.0, width: 900, height: 1300, rotate: 1.0, noise: 10.0 };
+                    ("pdf", pages::scanned_pdf(&pages::render(text, &font, style, rng), 50))
+                };
+                Case { text: Err(bytes), ..whole(format!("{}#{i}.{ext}", short(path)), path, text, String::new()) }
             }
             "hard-negative-same-novel" => {
                 let Some((path, text)) = texts.held_out.get(i) else { continue };

@@ -6,8 +6,10 @@
 //! content, unchanged (line breaks included). Other formats (HTML, EPUB, DOCX, PDF) plug
 //! in here as further extractors: `html` (pages, with a real parser), `archive` (EPUB
 //! chapters in spine order, DOCX paragraphs; zip bombs refused) and PDF (text of each
-//! page through `pdf-extract`, which reads CID fonts through their ToUnicode maps). The
-//! extension picks the extractor; an unknown extension is sniffed from the content.
+//! page through `pdf-extract`, which reads CID fonts through their ToUnicode maps), and
+//! images (PNG, JPEG, WebP, GIF, BMP, TIFF) and scanned PDF pages read by OCR (`ocr`,
+//! `pdf_scan`). The extension picks the extractor; an unknown extension is sniffed from
+//! the content.
 //!
 //! Every failure is an [`Error::Decode`] naming the file and the reason in words a user
 //! understands; decoders never panic on hostile bytes (and the importer still catches a
@@ -17,7 +19,9 @@ pub(crate) mod archive;
 mod html;
 mod html_stream;
 mod mobi;
+pub mod ocr;
 mod pdf_cmap;
+mod pdf_scan;
 mod rtf;
 mod text;
 
@@ -35,7 +39,8 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Extensions imported when walking a folder. Files named explicitly are always tried.
 pub const FOLDER_EXTENSIONS: &[&str] = &[
-    "txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "odt", "rtf", "pdf", "mobi", "azw", "azw3",
+    "txt", "text", "md", "markdown", "html", "htm", "xhtml", "epub", "docx", "odt", "rtf", "pdf", "mobi", "azw",
+    "azw3", "png", "jpg", "jpeg", "webp", "gif", "bmp", "tif", "tiff",
 ];
 
 /// What a file holds, from its extension or, failing that, its first bytes.
@@ -49,6 +54,7 @@ enum Format {
     Rtf,
     Pdf,
     Mobi,
+    Image,
 }
 
 fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
@@ -62,6 +68,7 @@ fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
         Some("rtf") => Format::Rtf,
         Some("mobi" | "azw" | "azw3" | "prc") => Format::Mobi,
         Some("pdf") => Format::Pdf,
+        Some("png" | "jpg" | "jpeg" | "webp" | "gif" | "bmp" | "tif" | "tiff") => Format::Image,
         _ => sniff(bytes)?,
     })
 }
@@ -69,6 +76,9 @@ fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
 fn sniff(bytes: &[u8]) -> Result<Format, String> {
     if bytes.starts_with(b"%PDF-") {
         return Ok(Format::Pdf);
+    }
+    if ocr::is_image(bytes) {
+        return Ok(Format::Image);
     }
     if bytes.starts_with(b"{\\rtf") {
         return Ok(Format::Rtf);
@@ -105,14 +115,23 @@ pub struct Decoded {
     pub encoding: &'static str,
     /// Problems that did not stop decoding, e.g. a few undecodable bytes replaced by U+FFFD.
     pub warnings: Vec<String>,
+    /// How many images the text was read from by OCR (an image file, a scanned PDF's pages).
+    pub images_read: u32,
 }
 
-/// The text of a PDF. CJK fonts often map glyphs to Kangxi radicals (⼗ U+2F17 for 十);
-/// those are folded to the ideographs they stand for (NFKC), so the stored text reads
-/// normally and the viewer does not mark them as changes.
-fn pdf_text(bytes: &[u8]) -> Result<String, String> {
+impl Decoded {
+    fn of(text: String, encoding: &'static str) -> Decoded {
+        Decoded { text, encoding, warnings: Vec::new(), images_read: 0 }
+    }
+}
+
+/// The text of a PDF, and how many page images were read by OCR (a PDF with no text layer:
+/// a scan). CJK fonts often map glyphs to Kangxi radicals (⼗ U+2F17 for 十); those are
+/// folded to the ideographs they stand for (NFKC), so the stored text reads normally and
+/// the viewer does not mark them as changes.
+fn pdf_text(bytes: &[u8]) -> Result<(String, u32), String> {
     use unicode_normalization::UnicodeNormalization;
-    let read = || -> Result<String, String> {
+    let read = || -> Result<(String, u32), String> {
         let mut doc = pdf_extract::Document::load_mem(bytes).map_err(|e| format!("cannot read the PDF: {e}"))?;
         if doc.is_encrypted() {
             doc.decrypt("").map_err(|_| "the PDF is encrypted with a password".to_string())?;
@@ -122,23 +141,29 @@ fn pdf_text(bytes: &[u8]) -> Result<String, String> {
             return Err(format!("the PDF uses a font encoding Zhiwen cannot read ({name})"));
         }
         // Standard CJK fonts with predefined CMaps: pdf-extract cannot read them.
-        if pdf_cmap::uses_predefined_cmaps(&doc) {
-            return pdf_cmap::text(&doc);
+        let text = if pdf_cmap::uses_predefined_cmaps(&doc) {
+            pdf_cmap::text(&doc)?
+        } else {
+            let mut text = String::new();
+            pdf_extract::output_doc(&doc, &mut pdf_extract::PlainTextOutput::new(&mut text))
+                .map_err(|e| format!("cannot read the PDF: {e}"))?;
+            text
+        };
+        if text.chars().any(char::is_alphanumeric) {
+            return Ok((text, 0));
         }
-        let mut text = String::new();
-        pdf_extract::output_doc(&doc, &mut pdf_extract::PlainTextOutput::new(&mut text))
-            .map_err(|e| format!("cannot read the PDF: {e}"))?;
-        Ok(text)
+        pdf_scan::scanned_text(&doc)
     };
-    let text = catch_quietly(read).map_err(|_| "damaged PDF (the reader failed on it)".to_string())??;
-    Ok(text
+    let (text, images) = catch_quietly(read).map_err(|_| "damaged PDF (the reader failed on it)".to_string())??;
+    let text = text
         .chars()
         .flat_map(|c| {
             let radical = ('\u{2e80}'..='\u{2fdf}').contains(&c);
             let folded: Vec<char> = if radical { std::iter::once(c).nfkc().collect() } else { vec![c] };
             folded
         })
-        .collect())
+        .collect();
+    Ok((text, images))
 }
 
 /// The text of a Kindle ebook (MOBI, AZW3): its records are HTML, read like an HTML file.
@@ -219,25 +244,25 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
         Format::Text => decode_text_bytes(bytes).map_err(fail)?,
         Format::Html => {
             let (text, encoding) = html::decode_html(bytes).map_err(fail)?;
-            Decoded { text, encoding, warnings: Vec::new() }
+            Decoded::of(text, encoding)
         }
-        Format::Epub => {
-            Decoded { text: archive::epub_text(bytes).map_err(fail)?, encoding: "EPUB", warnings: Vec::new() }
+        Format::Epub => Decoded::of(archive::epub_text(bytes).map_err(fail)?, "EPUB"),
+        Format::Docx => Decoded::of(archive::docx_text(bytes).map_err(fail)?, "DOCX"),
+        Format::Odt => Decoded::of(archive::odt_text(bytes).map_err(fail)?, "ODT"),
+        Format::Rtf => Decoded::of(rtf::rtf_text(bytes).map_err(fail)?, "RTF"),
+        Format::Pdf => {
+            let (text, images_read) = pdf_text(bytes).map_err(fail)?;
+            Decoded { images_read, ..Decoded::of(text, "PDF") }
         }
-        Format::Docx => {
-            Decoded { text: archive::docx_text(bytes).map_err(fail)?, encoding: "DOCX", warnings: Vec::new() }
-        }
-        Format::Odt => Decoded { text: archive::odt_text(bytes).map_err(fail)?, encoding: "ODT", warnings: Vec::new() },
-        Format::Rtf => Decoded { text: rtf::rtf_text(bytes).map_err(fail)?, encoding: "RTF", warnings: Vec::new() },
-        Format::Pdf => Decoded { text: pdf_text(bytes).map_err(fail)?, encoding: "PDF", warnings: Vec::new() },
-        Format::Mobi => Decoded { text: mobi_text(bytes).map_err(fail)?, encoding: "MOBI", warnings: Vec::new() },
+        Format::Mobi => Decoded::of(mobi_text(bytes).map_err(fail)?, "MOBI"),
+        Format::Image => Decoded { images_read: 1, ..Decoded::of(ocr::image_text(bytes).map_err(fail)?, "image") },
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
+        if decoded.images_read > 0 {
+            return Err(Error::decode(path, "no text was found in its images"));
+        }
         if decoded.encoding == "PDF" {
-            return Err(Error::decode(
-                path,
-                "the PDF has no text (scanned pages are images; Zhiwen does not read images)",
-            ));
+            return Err(Error::decode(path, "the PDF has no text and no page images"));
         }
         return Err(Error::decode(path, "the file has no text (no letters, digits or Han characters)"));
     }
@@ -258,11 +283,11 @@ pub fn decode_web_page(url: &str, bytes: &[u8], content_type: Option<&str>) -> R
     let decoded = match mime.as_str() {
         "text/html" | "application/xhtml+xml" => {
             let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
-            Decoded { text, encoding, warnings: Vec::new() }
+            Decoded::of(text, encoding)
         }
         "" if sniffed_html => {
             let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
-            Decoded { text, encoding, warnings: Vec::new() }
+            Decoded::of(text, encoding)
         }
         "text/plain" | "" => decode_text_bytes(bytes).map_err(fail)?,
         other => return Err(fail(format!("not a web page (content type {other})"))),

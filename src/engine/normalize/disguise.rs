@@ -31,6 +31,10 @@ pub struct Disguises {
     pub pinyin_passages: u32,
     /// The syllables of those passages.
     pub pinyin_syllables: u32,
+    /// Images the text was read from by OCR (an image file, a scanned PDF's pages): posting
+    /// a chapter as a picture hides it from text matching.
+    #[serde(default)]
+    pub images: u32,
 }
 
 impl Disguises {
@@ -40,6 +44,7 @@ impl Disguises {
         self.noise_letters += other.noise_letters;
         self.pinyin_passages += other.pinyin_passages;
         self.pinyin_syllables += other.pinyin_syllables;
+        self.images += other.images;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -65,6 +70,9 @@ impl Disguises {
     pub fn describe(&self) -> Option<String> {
         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut parts = Vec::new();
+        if self.images > 0 {
+            parts.push(format!("text read from {}", plural(self.images, "image", "images")));
+        }
         if self.pinyin_passages > 0 {
             parts.push(format!(
                 "{} ({} syllables)",

@@ -168,6 +168,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 /// "Disguised: passages in pinyin 1, noise letters 383" in the app's language, or `None`.
 pub fn disguises_line(tr: &Tr, d: &crate::engine::normalize::Disguises) -> Option<String> {
     let parts: Vec<String> = [
+        (tr.images_read, d.images),
         (tr.pinyin_passages, d.pinyin_passages),
         (tr.noise_letters, d.noise_letters),
         (tr.homoglyph_letters, d.homoglyphs),

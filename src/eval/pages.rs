@@ -1,0 +1,197 @@
+//! Chapters as pictures, for the OCR kinds of the evaluation: text drawn with a CJK font
+//! (ab_glyph), optionally turned, grainy and JPEG-compressed, written as one long PNG (a
+//! chapter posted as a "long picture") or as a PDF of JPEG pages with no text layer (a
+//! scan). `tools/render_pages.py` makes the test fixtures the same way with Pillow.
+
+use ab_glyph::{Font, FontVec, PxScale, ScaleFont};
+use image::{Rgb, RgbImage};
+
+/// The fonts tried, first found wins: the system's Noto Serif CJK (Debian's
+/// fonts-noto-cjk; face 2 of the collection is Simplified Chinese), then the app's own
+/// Noto Sans SC.
+const FONTS: &[(&str, u32)] = &[
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", 2),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
+    (concat!(env!("CARGO_MANIFEST_DIR"), "/assets/fonts/NotoSansSC-Zhiwen.otf"), 0),
+];
+
+pub fn font() -> Option<FontVec> {
+    FONTS.iter().find_map(|&(path, index)| FontVec::try_from_vec_and_index(std::fs::read(path).ok()?, index).ok())
+}
+
+/// How a page looks.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// Text size in pixels.
+    pub size: f32,
+    pub width: u32,
+    /// Page height; 0 draws all the text on one picture as tall as it needs.
+    pub height: u32,
+    /// Turned by this many degrees (a crooked scan).
+    pub rotate: f32,
+    /// Standard deviation of the grain added to each pixel, 0–255.
+    pub noise: f32,
+}
+
+const MARGIN: u32 = 50;
+
+/// The text's lines broken to the page width (anywhere: Chinese has no spaces), each
+/// paragraph on new lines.
+fn wrap<F: Font>(text: &str, font: &impl ScaleFont<F>, width: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.lines().map(str::trim).filter(|p| !p.is_empty()) {
+        let (mut line, mut used) = (String::new(), 0f32);
+        for c in paragraph.chars() {
+            let advance = font.h_advance(font.glyph_id(c));
+            if used + advance > width && !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+                used = 0.0;
+            }
+            line.push(c);
+            used += advance;
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// The pages of `text` in `style`.
+pub fn render(text: &str, font: &FontVec, style: Style, rng: &mut fastrand::Rng) -> Vec<RgbImage> {
+    let scaled = font.as_scaled(PxScale::from(style.size));
+    let lines = wrap(text, &scaled, (style.width - 2 * MARGIN) as f32);
+    let step = (style.size * 1.6).round() as u32;
+    let per_page =
+        if style.height == 0 { lines.len().max(1) } else { ((style.height - 2 * MARGIN) / step).max(1) as usize };
+    lines
+        .chunks(per_page)
+        .map(|chunk| {
+            let height = if style.height == 0 { 2 * MARGIN + step * chunk.len() as u32 } else { style.height };
+            let mut page = RgbImage::from_pixel(style.width, height, Rgb([255, 255, 255]));
+            for (i, line) in chunk.iter().enumerate() {
+                let baseline = MARGIN as f32 + i as f32 * step as f32 + scaled.ascent();
+                let mut x = MARGIN as f32;
+                for c in line.chars() {
+                    let glyph = scaled.scaled_glyph(c);
+                    let advance = scaled.h_advance(glyph.id);
+                    if let Some(outline) =
+                        font.outline_glyph(ab_glyph::Glyph { position: ab_glyph::point(x, baseline), ..glyph })
+                    {
+                        let bounds = outline.px_bounds();
+                        outline.draw(|gx, gy, coverage| {
+                            let (px, py) = (bounds.min.x as i64 + gx as i64, bounds.min.y as i64 + gy as i64);
+                            if px >= 0 && py >= 0 && (px as u32) < page.width() && (py as u32) < page.height() {
+                                let pixel = page.get_pixel_mut(px as u32, py as u32);
+                                for channel in pixel.0.iter_mut() {
+                                    let ink = 20.0 * coverage + *channel as f32 * (1.0 - coverage);
+                                    *channel = ink.round() as u8;
+                                }
+                            }
+                        });
+                    }
+                    x += advance;
+                }
+            }
+            degrade(page, style, rng)
+        })
+        .collect()
+}
+
+fn degrade(page: RgbImage, style: Style, rng: &mut fastrand::Rng) -> RgbImage {
+    let mut page = if style.rotate == 0.0 { page } else { rotate(&page, style.rotate) };
+    if style.noise > 0.0 {
+        for pixel in page.pixels_mut() {
+            // Grey paper and grain (a sum of uniforms is close enough to Gaussian).
+            let grain = (0..4).map(|_| rng.f32() - 0.5).sum::<f32>() * style.noise * 1.7;
+            for channel in pixel.0.iter_mut() {
+                *channel = (*channel as f32 - 12.0 + grain).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    page
+}
+
+/// Turned about the centre by `degrees`, bilinear, the corners filled white.
+fn rotate(page: &RgbImage, degrees: f32) -> RgbImage {
+    let (w, h) = page.dimensions();
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    RgbImage::from_fn(w, h, |x, y| {
+        let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+        let (sx, sy) = (cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy);
+        if sx < 0.0 || sy < 0.0 || sx >= (w - 1) as f32 || sy >= (h - 1) as f32 {
+            return Rgb([255, 255, 255]);
+        }
+        let (x0, y0) = (sx.floor() as u32, sy.floor() as u32);
+        let (fx, fy) = (sx - x0 as f32, sy - y0 as f32);
+        let p = |x, y| page.get_pixel(x, y).0;
+        let (a, b, c, d) = (p(x0, y0), p(x0 + 1, y0), p(x0, y0 + 1), p(x0 + 1, y0 + 1));
+        Rgb(std::array::from_fn(|i| {
+            let top = a[i] as f32 * (1.0 - fx) + b[i] as f32 * fx;
+            let low = c[i] as f32 * (1.0 - fx) + d[i] as f32 * fx;
+            (top * (1.0 - fy) + low * fy).round() as u8
+        }))
+    })
+}
+
+pub fn png(page: &RgbImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    page.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).expect("PNG into memory");
+    bytes
+}
+
+pub fn jpeg(page: &RgbImage, quality: u8) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality)
+        .encode_image(page)
+        .expect("JPEG into memory");
+    bytes
+}
+
+/// A PDF with one JPEG image per page and no text layer, as a scanner writes it (150 dpi).
+pub fn scanned_pdf(pages: &[RgbImage], quality: u8) -> Vec<u8> {
+    let mut out: Vec<u8> = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offsets = Vec::new();
+    let mut object = |out: &mut Vec<u8>, body: &[u8]| {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", offsets.len()).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    };
+    // 1: catalog, 2: pages, then per page: page, contents, image.
+    let kids: Vec<String> = (0..pages.len()).map(|i| format!("{} 0 R", 3 + 3 * i)).collect();
+    object(&mut out, b"<< /Type /Catalog /Pages 2 0 R >>");
+    object(&mut out, format!("<< /Type /Pages /Kids [{}] /Count {} >>", kids.join(" "), pages.len()).as_bytes());
+    for (i, page) in pages.iter().enumerate() {
+        let (w, h) = (page.width() as f32 * 72.0 / 150.0, page.height() as f32 * 72.0 / 150.0);
+        let (contents, image) = (4 + 3 * i, 5 + 3 * i);
+        object(
+            &mut out,
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w:.2} {h:.2}] /Resources << /XObject << /Im0 {image} 0 R >> >> /Contents {contents} 0 R >>"
+            )
+            .as_bytes(),
+        );
+        let draw = format!("q {w:.2} 0 0 {h:.2} 0 0 cm /Im0 Do Q");
+        object(&mut out, format!("<< /Length {} >>\nstream\n{draw}\nendstream", draw.len()).as_bytes());
+        let data = jpeg(page, quality);
+        let mut body = format!(
+            "<< /Type /XObject /Subtype /Image /Width {} /Height {} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length {} >>\nstream\n",
+            page.width(),
+            page.height(),
+            data.len()
+        )
+        .into_bytes();
+        body.extend_from_slice(&data);
+        body.extend_from_slice(b"\nendstream");
+        object(&mut out, &body);
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1).as_bytes());
+    for offset in &offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", offsets.len() + 1).as_bytes(),
+    );
+    out
+}

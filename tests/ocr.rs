@@ -1,0 +1,135 @@
+//! Text in images: pages rendered from the fixture corpus (tests/fixtures/ocr, made by
+//! make_ocr_fixtures.sh) read by OCR, checked, and their disguise reported. The tests that
+//! need the OCR models skip with a printed reason when `tools/ocr-models` has not put them
+//! where Zhiwen looks.
+
+use crate::util::{fixtures, imported, zhiwen};
+use std::path::{Path, PathBuf};
+
+fn ocr_fixture(name: &str) -> PathBuf {
+    fixtures().join("ocr").join(name)
+}
+
+fn models_installed(test: &str) -> bool {
+    let found = zhiwen::engine::decode::ocr::models_dir().is_some();
+    if !found {
+        eprintln!("skipped {test}: the OCR models are not installed (run tools/ocr-models)");
+    }
+    found
+}
+
+/// The text as OCR is measured on it: NFKC (full-width punctuation and letters as their
+/// narrow forms), whitespace ignored.
+fn comparable(text: &str) -> Vec<char> {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfkc().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// 1 − (Levenshtein distance / length of the truth): the share of characters right.
+fn accuracy(read: &str, truth: &str) -> f64 {
+    let (a, b) = (comparable(read), comparable(truth));
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    1.0 - row[b.len()] as f64 / b.len().max(1) as f64
+}
+
+fn text_of(dir: &Path, file: &Path) -> String {
+    let out = zhiwen(dir).arg("text").arg(file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn images_and_a_scanned_pdf_are_read_by_ocr_with_few_errors() {
+    if !models_installed("images_and_a_scanned_pdf_are_read_by_ocr_with_few_errors") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // (file, the least share of characters right): clean text, then a re-saved JPEG turned
+    // a degree, then a noisy two-page scan.
+    for (name, least) in
+        [("hongloumeng_000_page.png", 0.98), ("sanguoyanyi_001_page.jpg", 0.95), ("xiyouji_000_scan.pdf", 0.95)]
+    {
+        let file = ocr_fixture(name);
+        let truth = std::fs::read_to_string(file.with_extension("txt")).unwrap();
+        let read = text_of(dir.path(), &file);
+        let right = accuracy(&read, &truth);
+        assert!(right >= least, "{name}: {right:.4} of characters right\n{read}");
+    }
+    // The check is not a formality: another chapter's text scores far lower.
+    let other = std::fs::read_to_string(ocr_fixture("hongloumeng_000_page.txt")).unwrap();
+    let read = text_of(dir.path(), &ocr_fixture("sanguoyanyi_001_page.jpg"));
+    assert!(accuracy(&read, &other) < 0.3);
+}
+
+#[test]
+fn a_chapter_posted_as_pictures_finds_its_source_and_is_reported_as_read_from_images() {
+    if !models_installed("a_chapter_posted_as_pictures_finds_its_source_and_is_reported_as_read_from_images") {
+        return;
+    }
+    let dir = imported();
+    let suspects = [
+        (ocr_fixture("sanguoyanyi_001_page.jpg"), "sanguoyanyi_001.txt", 1),
+        (ocr_fixture("hongloumeng_000_page.png"), "hongloumeng_000.txt", 1),
+        (ocr_fixture("xiyouji_000_scan.pdf"), "xiyouji_000.txt", 2),
+    ];
+    let files: Vec<PathBuf> = suspects.iter().map(|s| s.0.clone()).collect();
+    let out = zhiwen(dir.path()).args(["check", "--json"]).args(&files).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (suspect, (file, source, images)) in json["suspects"].as_array().unwrap().iter().zip(&suspects) {
+        let sources = suspect["sources"].as_array().unwrap();
+        assert_eq!(sources.len(), 1, "{file:?}: one source, no false one: {suspect}");
+        assert!(sources[0]["path"].as_str().unwrap().ends_with(source), "{suspect}");
+        assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{file:?}: {}", suspect["similarity"]);
+        assert_eq!(suspect["disguises"]["images"], *images, "{suspect}");
+    }
+    // The HTML report says so, in words.
+    let report = dir.path().join("r.html");
+    zhiwen(dir.path()).args(["check", "--report"]).arg(&report).arg(&files[0]).assert().success();
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("text read from 1 image"), "the report names the disguise");
+}
+
+#[test]
+fn without_the_models_an_image_gets_one_message_and_the_rest_is_checked() {
+    let dir = imported();
+    let empty = tempfile::tempdir().unwrap();
+    let out = zhiwen(dir.path())
+        .env("ZHIWEN_OCR_MODELS", empty.path())
+        .env("XDG_DATA_HOME", empty.path())
+        .env("HOME", empty.path())
+        .args(["check", "--json"])
+        .arg(ocr_fixture("hongloumeng_000_page.png"))
+        .arg(crate::util::suspect("excerpt_sanguoyanyi_002.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = json["suspects"][0]["error"].as_str().unwrap();
+    assert!(error.contains("hongloumeng_000_page.png") && error.contains("tools/ocr-models"), "{error}");
+    assert!(json["suspects"][1]["sources"][0]["path"].as_str().unwrap().ends_with("sanguoyanyi_002.txt"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_damaged_image_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(ocr_fixture("hongloumeng_000_page.png")).unwrap();
+    let cut = dir.path().join("cut.png");
+    std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+    let out = zhiwen(dir.path()).arg("text").arg(&cut).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cut.png") && stderr.contains("damaged image"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
