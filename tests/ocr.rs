@@ -133,3 +133,54 @@ fn a_damaged_image_is_refused_by_name() {
     assert!(stderr.contains("cut.png") && stderr.contains("damaged image"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// An EPUB whose one chapter is a picture of a page (`OEBPS/Images/p1.jpg`), with a cover
+/// picture of another chapter's page that is a cover, not a chapter.
+fn picture_book(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    let path = dir.join("picture_book.epub");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let mut add = |name: &str, bytes: &[u8]| {
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(bytes).unwrap();
+    };
+    add("mimetype", b"application/epub+zip");
+    add(
+        "META-INF/container.xml",
+        br#"<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#,
+    );
+    add(
+        "OEBPS/content.opf",
+        br#"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Pictures</dc:title></metadata><manifest><item id="cover" href="Images/cover.png" media-type="image/png" properties="cover-image"/><item id="c0" href="Text/cover.xhtml" media-type="application/xhtml+xml"/><item id="p1" href="Images/p1.jpg" media-type="image/jpeg"/><item id="c1" href="Text/ch1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c0"/><itemref idref="c1"/></spine></package>"#,
+    );
+    add(
+        "OEBPS/Text/cover.xhtml",
+        br#"<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><img src="../Images/cover.png" alt=""/></body></html>"#,
+    );
+    add(
+        "OEBPS/Text/ch1.xhtml",
+        br#"<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p><img src="../Images/p1.jpg" alt=""/></p></body></html>"#,
+    );
+    add("OEBPS/Images/cover.png", &std::fs::read(ocr_fixture("hongloumeng_000_page.png")).unwrap());
+    add("OEBPS/Images/p1.jpg", &std::fs::read(ocr_fixture("sanguoyanyi_001_page.jpg")).unwrap());
+    zip.finish().unwrap();
+    path
+}
+
+#[test]
+fn an_epub_of_picture_chapters_is_read_by_ocr_but_not_its_cover() {
+    if !models_installed("an_epub_of_picture_chapters_is_read_by_ocr_but_not_its_cover") {
+        return;
+    }
+    let dir = imported();
+    let book = picture_book(dir.path());
+    let (json, code) = crate::util::check_json(dir.path(), &[book]);
+    assert_eq!(code, 0, "{json}");
+    let suspect = &json["suspects"][0];
+    let sources = suspect["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 1, "the cover's chapter is not a source: {suspect}");
+    assert!(sources[0]["path"].as_str().unwrap().ends_with("sanguoyanyi_001.txt"), "{suspect}");
+    assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{}", suspect["similarity"]);
+    assert_eq!(suspect["disguises"]["images"], 1, "{suspect}");
+}

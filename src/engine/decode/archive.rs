@@ -58,8 +58,15 @@ fn attr(e: &quick_xml::events::BytesStart, key: &str) -> Option<String> {
         .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
 }
 
-/// The text of an EPUB: its spine's documents in order, separated by blank lines.
-pub fn epub_text(bytes: &[u8]) -> Result<String, String> {
+/// A spine document with fewer letters than this is a chapter posted as pictures (or a
+/// cover): its images are read by OCR.
+const PICTURE_CHAPTER_MAX_CHARS: usize = 50;
+/// A picture is counted as a page of text read by OCR from this many letters on.
+const PICTURE_PAGE_MIN_CHARS: usize = 20;
+
+/// The text of an EPUB: its spine's documents in order, separated by blank lines; chapters
+/// that are pictures read by OCR. Also how many images were read.
+pub fn epub_text(bytes: &[u8]) -> Result<(String, u32), String> {
     let mut ar = Archive::open(bytes, "EPUB")?;
     let container = ar.read("META-INF/container.xml")?.ok_or("not a valid EPUB (no META-INF/container.xml)")?;
     let mut opf_path = None;
@@ -72,16 +79,26 @@ pub fn epub_text(bytes: &[u8]) -> Result<String, String> {
     let opf = ar.read(&opf_path)?.ok_or_else(|| format!("not a valid EPUB ({opf_path} is missing)"))?;
     let base = opf_path.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
     let (mut items, mut spine) = (std::collections::HashMap::new(), Vec::new());
+    // The cover picture (EPUB 3's `cover-image` property, EPUB 2's `<meta name="cover">`):
+    // a title, not a chapter, never read by OCR.
+    let (mut covers, mut cover_ids) = (Vec::new(), Vec::new());
     each_start(&opf, |e| match local(e.name().as_ref()) {
         "item" => {
             if let (Some(id), Some(href)) = (attr(e, "id"), attr(e, "href")) {
+                if attr(e, "properties").is_some_and(|p| p.split_whitespace().any(|p| p == "cover-image")) {
+                    covers.push(href.clone());
+                }
                 items.insert(id, href);
             }
         }
         "itemref" => spine.extend(attr(e, "idref")),
+        "meta" if attr(e, "name").as_deref() == Some("cover") => cover_ids.extend(attr(e, "content")),
         _ => {}
     })?;
+    covers.extend(cover_ids.iter().filter_map(|id| items.get(id).cloned()));
+    let covers: Vec<String> = covers.iter().map(|href| format!("{base}{href}")).collect();
     let mut text = String::new();
+    let (mut images_read, mut unread) = (0u32, None);
     for idref in spine {
         let Some(href) = items.get(&idref) else { continue };
         let path = format!("{base}{}", href.split('#').next().unwrap_or(href));
@@ -91,8 +108,59 @@ pub fn epub_text(bytes: &[u8]) -> Result<String, String> {
             text.push_str(&chapter);
             text.push('\n');
         }
+        if chapter.chars().filter(|c| c.is_alphanumeric()).count() < PICTURE_CHAPTER_MAX_CHARS {
+            for picture in pictures_of(&page, &path).into_iter().filter(|p| !covers.contains(p)) {
+                let Some(bytes) = ar.read(&picture)? else { continue };
+                match super::ocr::decode_image(&bytes).and_then(|image| super::ocr::shared()?.text(&image)) {
+                    Ok(read) => {
+                        // A picture with a line or two (an ornament, a title) is not a page.
+                        if read.chars().filter(|c| c.is_alphanumeric()).count() >= PICTURE_PAGE_MIN_CHARS {
+                            images_read += 1;
+                        }
+                        text.push_str(&read);
+                    }
+                    Err(why) => {
+                        unread.get_or_insert(format!("{picture}: {why}"));
+                    }
+                }
+            }
+        }
     }
-    Ok(text)
+    // Pictures that could not be read matter only when the book has no other text.
+    if let Some(why) = unread.filter(|_| !text.chars().any(char::is_alphanumeric)) {
+        return Err(format!("the EPUB's chapters are pictures and cannot be read ({why})"));
+    }
+    Ok((text, images_read))
+}
+
+/// Archive paths of the pictures an XHTML document at `path` shows (`<img src>`, SVG
+/// `<image href>`), resolved against its folder.
+fn pictures_of(page: &[u8], path: &str) -> Vec<String> {
+    let mut sources = Vec::new();
+    // A document that is not well-formed XML has no pictures Zhiwen can find.
+    let _ = each_start(page, |e| match local(e.name().as_ref()) {
+        "img" => sources.extend(attr(e, "src")),
+        "image" => sources.extend(attr(e, "href")),
+        _ => {}
+    });
+    let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    sources
+        .into_iter()
+        .filter(|src| !src.contains(':'))
+        .map(|src| {
+            let mut parts: Vec<&str> = folder.split('/').filter(|p| !p.is_empty()).collect();
+            for part in src.split('#').next().unwrap_or("").split('/') {
+                match part {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    _ => parts.push(part),
+                }
+            }
+            parts.join("/")
+        })
+        .collect()
 }
 
 /// The text of a DOCX: one line per paragraph of `word/document.xml`.
@@ -327,7 +395,7 @@ pub(crate) mod tests {
     #[test]
     fn epub_chapters_come_in_spine_order() {
         assert_eq!(
-            epub_text(&epub()).unwrap(),
+            epub_text(&epub()).unwrap().0,
             "第一回\n滚滚长江东逝水，浪花淘尽英雄。\n\n第二回\n是非成败转头空，青山依旧在。\n\n"
         );
     }
@@ -340,6 +408,10 @@ pub(crate) mod tests {
     #[test]
     fn damaged_and_fake_archives_are_refused_with_a_reason() {
         assert!(epub_text(b"PK\x03\x04 not really a zip").unwrap_err().contains("not a valid EPUB"));
+        assert_eq!(
+            pictures_of(br#"<html><body><img src="../Images/p1.jpg"/><svg><image xlink:href="p2.png"/></svg><img src="http://x/y.png"/></body></html>"#, "OEBPS/Text/ch1.xhtml"),
+            vec!["OEBPS/Images/p1.jpg".to_string(), "OEBPS/Text/p2.png".to_string()]
+        );
         assert!(docx_text(&zip_of(&[("a.txt", "x")])).unwrap_err().contains("no word/document.xml"));
     }
 

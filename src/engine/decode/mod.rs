@@ -246,7 +246,10 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
             let (text, encoding) = html::decode_html(bytes).map_err(fail)?;
             Decoded::of(text, encoding)
         }
-        Format::Epub => Decoded::of(archive::epub_text(bytes).map_err(fail)?, "EPUB"),
+        Format::Epub => {
+            let (text, images_read) = archive::epub_text(bytes).map_err(fail)?;
+            Decoded { images_read, ..Decoded::of(text, "EPUB") }
+        }
         Format::Docx => Decoded::of(archive::docx_text(bytes).map_err(fail)?, "DOCX"),
         Format::Odt => Decoded::of(archive::odt_text(bytes).map_err(fail)?, "ODT"),
         Format::Rtf => Decoded::of(rtf::rtf_text(bytes).map_err(fail)?, "RTF"),
