@@ -184,3 +184,68 @@ fn an_epub_of_picture_chapters_is_read_by_ocr_but_not_its_cover() {
     assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{}", suspect["similarity"]);
     assert_eq!(suspect["disguises"]["images"], 1, "{suspect}");
 }
+
+/// A pirate site on 127.0.0.1 that posts chapters as pictures: a chapter page whose text is
+/// one lazy-loaded `<img>`, and a picture asked for by its own address.
+fn picture_site() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>, std::sync::Arc<tiny_http::Server>) {
+    let server = std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
+    let base = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
+    let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (serving, log) = (server.clone(), requests.clone());
+    std::thread::spawn(move || {
+        for request in serving.incoming_requests() {
+            let path = request.url().to_string();
+            log.lock().unwrap().push(path.clone());
+            let page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>第二回_笔趣阁</title></head><body>\
+                <div class=\"nav\"><a href=\"/\">首页</a></div><div id=\"content\">\
+                <img class=\"lazy\" src=\"/img/loading.gif\" data-original=\"/img/p1.jpg\"></div>\
+                <div class=\"footer\">本站所有小说均来自网络</div></body></html>";
+            let (bytes, kind): (Vec<u8>, &str) = match path.as_str() {
+                "/robots.txt" => (b"User-agent: *\nAllow: /\n".to_vec(), "text/plain"),
+                "/book/2.html" => (page.as_bytes().to_vec(), "text/html; charset=utf-8"),
+                "/img/p1.jpg" => (std::fs::read(ocr_fixture("sanguoyanyi_001_page.jpg")).unwrap(), "image/jpeg"),
+                "/img/p2.png" => (std::fs::read(ocr_fixture("hongloumeng_000_page.png")).unwrap(), "image/png"),
+                _ => {
+                    let _ = request.respond(tiny_http::Response::from_string("not here").with_status_code(404));
+                    continue;
+                }
+            };
+            let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).unwrap();
+            let _ = request.respond(tiny_http::Response::from_data(bytes).with_header(header));
+        }
+    });
+    (base, requests, server)
+}
+
+#[test]
+fn a_web_chapter_posted_as_pictures_is_fetched_read_and_found() {
+    if !models_installed("a_web_chapter_posted_as_pictures_is_fetched_read_and_found") {
+        return;
+    }
+    let dir = imported();
+    let (base, requests, server) = picture_site();
+    let (page, picture) = (format!("{base}/book/2.html"), format!("{base}/img/p2.png"));
+    let out = zhiwen(dir.path())
+        .args(["check", "--json", "--proxy", "none", "--delay", "0.2", "--timeout", "5"])
+        .args([&page, &picture])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    server.unblock();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (url, source) in [(&page, "sanguoyanyi_001.txt"), (&picture, "hongloumeng_000.txt")] {
+        let suspect = json["suspects"].as_array().unwrap().iter().find(|s| s["url"] == **url).unwrap();
+        let sources = suspect["sources"].as_array().unwrap();
+        assert_eq!(sources.len(), 1, "{suspect}");
+        assert!(sources[0]["path"].as_str().unwrap().ends_with(source), "{suspect}");
+        assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{suspect}");
+        assert_eq!(suspect["disguises"]["images"], 1, "{suspect}");
+    }
+    let asked = requests.lock().unwrap().clone();
+    assert!(asked.contains(&"/img/p1.jpg".to_string()), "{asked:?}");
+    assert!(
+        !asked.contains(&"/img/loading.gif".to_string()),
+        "the lazy loader's address, not the placeholder: {asked:?}"
+    );
+}

@@ -308,6 +308,25 @@ pub fn page_links(page: &str) -> Vec<(String, String, String)> {
     }
 }
 
+/// The pictures an HTML page shows (`<img>`), in page order, each by the address its lazy
+/// loader would fetch (`data-original`, `data-src`) or else its `src`; `data:` URLs left
+/// out. Pages too long for a tree have none found.
+pub fn page_pictures(page: &str) -> Vec<String> {
+    if page.len() > super::html_stream::LONG_PAGE_BYTES {
+        return Vec::new();
+    }
+    let doc = Html::parse_document(page);
+    let images = scraper::Selector::parse("img").expect("valid selector");
+    doc.select(&images)
+        .filter_map(|img| {
+            let e = img.value();
+            let src =
+                ["data-original", "data-src", "src"].iter().find_map(|a| e.attr(a).filter(|v| !v.trim().is_empty()))?;
+            (!src.trim_start().starts_with("data:")).then(|| src.trim().to_string())
+        })
+        .collect()
+}
+
 /// [`page_links`] through the tree.
 pub(super) fn tree_links(page: &str) -> Vec<(String, String, String)> {
     let doc = Html::parse_document(page);

@@ -30,7 +30,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use archive::BookMetadata;
-pub use html::page_links;
+pub use html::{page_links, page_pictures};
 pub use text::decode_text_bytes;
 
 /// Files larger than this are refused with a message rather than read into memory.
@@ -292,7 +292,11 @@ pub fn decode_web_page(url: &str, bytes: &[u8], content_type: Option<&str>) -> R
             let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
             Decoded::of(text, encoding)
         }
-        "text/plain" | "" => decode_text_bytes(bytes).map_err(fail)?,
+        "text/plain" | "" if !ocr::is_image(bytes) => decode_text_bytes(bytes).map_err(fail)?,
+        // A chapter posted as a picture, asked for by its own address.
+        image if image.starts_with("image/") || (image.is_empty() && ocr::is_image(bytes)) => {
+            Decoded { images_read: 1, ..Decoded::of(ocr::image_text(bytes).map_err(fail)?, "image") }
+        }
         other => return Err(fail(format!("not a web page (content type {other})"))),
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {

@@ -19,13 +19,23 @@ use url::Url;
 /// Pages fetched for one chapter at most (a chapter split over more is cut there).
 pub const MAX_PAGES_PER_CHAPTER: usize = 50;
 
+/// Pictures read for one chapter at most (a chapter posted as more is cut there).
+pub const MAX_PICTURES_PER_CHAPTER: usize = 60;
+
+/// A page with fewer letters than this that shows pictures is a chapter posted as
+/// pictures: they are fetched and read by OCR.
+const PICTURE_PAGE_MAX_CHARS: usize = 200;
+
 /// One suspect from the web: the pages it was read from, in order, and their joined text.
 #[derive(Clone, Debug)]
 pub struct WebSuspect {
     /// The URL asked for (the chapter's first page).
     pub url: String,
+    /// The pages, then any pictures of them read by OCR.
     pub pages: Vec<Page>,
     pub text: String,
+    /// How many pictures the text was read from by OCR.
+    pub images_read: u32,
 }
 
 impl WebSuspect {
@@ -82,13 +92,28 @@ pub fn chapter(
     // The chapter's next pages are read whatever their length (a chapter is never cut).
     fetcher.put_off_long_pages = false;
     fetcher.render_page(&mut first);
+    let mut images_read = 0;
+    // A page without text that shows pictures may be a chapter posted as pictures: its
+    // error stands only if they give no text either.
+    let mut textless = None;
     let mut text = match &first.rendered {
         Some(r) => r.visible_text.clone(),
         None => {
             let _turn = crate::engine::check::long_text_turn(first.bytes.len());
-            decode_web_page(url, &first.bytes, first.header("content-type"))?.text
+            match decode_web_page(url, &first.bytes, first.header("content-type")) {
+                Ok(decoded) => {
+                    images_read = decoded.images_read;
+                    decoded.text
+                }
+                Err(error) if !pictures_of(&first, "").is_empty() => {
+                    textless = Some(error);
+                    String::new()
+                }
+                Err(error) => return Err(error),
+            }
         }
     };
+    let mut pictures = pictures_of(&first, &text);
     let mut seen: HashSet<Url> = [&first.url, &first.final_url].iter().filter_map(|u| Url::parse(u).ok()).collect();
     let mut pages = vec![first];
     while pages.len() < MAX_PAGES_PER_CHAPTER && !cancel.is_cancelled() {
@@ -114,9 +139,43 @@ pub fn chapter(
         };
         text.push('\n');
         text.push_str(&page_text);
+        pictures.extend(pictures_of(&page, &page_text));
         pages.push(page);
     }
-    Ok(WebSuspect { url: url.to_string(), pages, text })
+    let mut seen_pictures = HashSet::new();
+    pictures.retain(|p| seen_pictures.insert(p.clone()));
+    for picture in pictures.into_iter().take(MAX_PICTURES_PER_CHAPTER) {
+        if cancel.is_cancelled() {
+            break;
+        }
+        // A picture that cannot be fetched or read is left out; the rest is kept.
+        let Ok(page) = fetcher.fetch(picture.as_str()) else { continue };
+        let read = crate::engine::decode::ocr::image_text(&page.bytes);
+        if let Some(read) = read.ok().filter(|r| r.chars().filter(|c| c.is_alphanumeric()).count() >= 20) {
+            text.push('\n');
+            text.push_str(&read);
+            images_read += 1;
+            pages.push(page);
+        }
+    }
+    if let Some(error) = textless.filter(|_| !text.chars().any(char::is_alphanumeric)) {
+        return Err(error);
+    }
+    Ok(WebSuspect { url: url.to_string(), pages, text, images_read })
+}
+
+/// The pictures of a page whose text is too short to be a chapter (a chapter posted as
+/// pictures), as absolute http(s) URLs.
+fn pictures_of(page: &Page, text: &str) -> Vec<Url> {
+    if text.chars().filter(|c| c.is_alphanumeric()).count() >= PICTURE_PAGE_MAX_CHARS {
+        return Vec::new();
+    }
+    let Ok(base) = Url::parse(&page.final_url) else { return Vec::new() };
+    crate::engine::decode::page_pictures(&page_text(page))
+        .into_iter()
+        .filter_map(|src| base.join(&src).ok())
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
+        .collect()
 }
 
 /// Contents pages read for one book at most (a contents split over more is cut there,
