@@ -10,7 +10,7 @@ fn ocr_fixture(name: &str) -> PathBuf {
     fixtures().join("ocr").join(name)
 }
 
-fn models_installed(test: &str) -> bool {
+pub fn models_installed(test: &str) -> bool {
     let found = zhiwen::engine::decode::ocr::models_dir().is_some();
     if !found {
         eprintln!("skipped {test}: the OCR models are not installed (run tools/ocr-models)");
@@ -26,7 +26,7 @@ fn comparable(text: &str) -> Vec<char> {
 }
 
 /// 1 − (Levenshtein distance / length of the truth): the share of characters right.
-fn accuracy(read: &str, truth: &str) -> f64 {
+pub fn accuracy(read: &str, truth: &str) -> f64 {
     let (a, b) = (comparable(read), comparable(truth));
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {

@@ -21,4 +21,5 @@ mod report;
 mod scaleout;
 mod watch;
 mod web;
+mod webfont;
 mod works;

@@ -355,6 +355,7 @@ fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOption
     };
     let mut report = check_text_with(index, store, &shown, &decoded.text, opts)?;
     report.disguises.images = decoded.images_read;
+    report.disguises.font_remapped = decoded.font_remapped;
     Ok(Checked { page: Some(CapturedPage::file(&shown, bytes)), report, text: Some(decoded.text) })
 }
 

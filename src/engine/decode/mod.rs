@@ -24,6 +24,7 @@ mod pdf_cmap;
 mod pdf_scan;
 mod rtf;
 mod text;
+pub mod webfont;
 
 use crate::{Error, Result};
 use std::io::Read;
@@ -117,12 +118,19 @@ pub struct Decoded {
     pub warnings: Vec<String>,
     /// How many images the text was read from by OCR (an image file, a scanned PDF's pages).
     pub images_read: u32,
+    /// How many characters were replaced by the ones a scrambling web font draws for them.
+    pub font_remapped: u32,
 }
 
 impl Decoded {
     fn of(text: String, encoding: &'static str) -> Decoded {
-        Decoded { text, encoding, warnings: Vec::new(), images_read: 0 }
+        Decoded { text, encoding, warnings: Vec::new(), images_read: 0, font_remapped: 0 }
     }
+}
+
+/// Whether markup has an `@font-face` rule (before anything is done about one).
+pub fn has_font_faces(bytes: &[u8]) -> bool {
+    bytes.windows(10).any(|w| w.eq_ignore_ascii_case(b"@font-face"))
 }
 
 /// The text of a PDF, and how many page images were read by OCR (a PDF with no text layer:
@@ -244,7 +252,19 @@ pub fn decode_bytes(path: &Path, bytes: &[u8]) -> Result<Decoded> {
         Format::Text => decode_text_bytes(bytes).map_err(fail)?,
         Format::Html => {
             let (text, encoding) = html::decode_html(bytes).map_err(fail)?;
-            Decoded::of(text, encoding)
+            if has_font_faces(bytes) {
+                // A saved page's fonts are beside it (`page_files/…`) or inside it (`data:`).
+                let folder = path.parent().unwrap_or(Path::new("."));
+                let mut beside = |src: &str| {
+                    let local = !src.contains(':') && !src.starts_with('/');
+                    let file = folder.join(src.split(['?', '#']).next().unwrap_or(src));
+                    local.then(|| read_limited(&file).ok()).flatten()
+                };
+                let (text, font_remapped) = webfont::unscramble(&web_page_markup(bytes, None), &text, &mut beside);
+                Decoded { font_remapped, ..Decoded::of(text, encoding) }
+            } else {
+                Decoded::of(text, encoding)
+            }
         }
         Format::Epub => {
             let (text, images_read) = archive::epub_text(bytes).map_err(fail)?;

@@ -59,7 +59,7 @@ pub fn decode_text_bytes(bytes: &[u8]) -> Result<Decoded, String> {
     if private as f64 / total as f64 > MAX_PRIVATE_USE_SHARE {
         return Err(format!("undecodable: the text read as {} is mostly unassigned characters", encoding.name()));
     }
-    Ok(Decoded { text, encoding: encoding.name(), warnings, images_read: 0 })
+    Ok(Decoded { text, encoding: encoding.name(), warnings, images_read: 0, font_remapped: 0 })
 }
 
 /// In a single-byte encoding every byte decodes to something, so broken bytes come out

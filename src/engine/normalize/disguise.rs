@@ -35,6 +35,9 @@ pub struct Disguises {
     /// a chapter as a picture hides it from text matching.
     #[serde(default)]
     pub images: u32,
+    /// Characters of a web page replaced by the ones its scrambling font draws for them.
+    #[serde(default)]
+    pub font_remapped: u32,
 }
 
 impl Disguises {
@@ -45,6 +48,7 @@ impl Disguises {
         self.pinyin_passages += other.pinyin_passages;
         self.pinyin_syllables += other.pinyin_syllables;
         self.images += other.images;
+        self.font_remapped += other.font_remapped;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -72,6 +76,13 @@ impl Disguises {
         let mut parts = Vec::new();
         if self.images > 0 {
             parts.push(format!("text read from {}", plural(self.images, "image", "images")));
+        }
+        if self.font_remapped > 0 {
+            parts.push(plural(
+                self.font_remapped,
+                "character drawn differently by a scrambled web font",
+                "characters drawn differently by a scrambled web font",
+            ));
         }
         if self.pinyin_passages > 0 {
             parts.push(format!(

@@ -107,6 +107,7 @@ pub(crate) fn check_gathered(
             let mut report = check_text_with(index, store, &suspect.url, &suspect.text, opts)?;
             report.web = Some(web_origin(&suspect));
             report.disguises.images = suspect.images_read;
+            report.disguises.font_remapped = suspect.font_remapped;
             Ok(WebChecked { report, suspect: Some(suspect), failed_status: None })
         }
         Gathered::Failed(failed) => Ok(*failed),

@@ -36,6 +36,8 @@ pub struct WebSuspect {
     pub text: String,
     /// How many pictures the text was read from by OCR.
     pub images_read: u32,
+    /// How many characters were replaced by what a scrambling web font draws for them.
+    pub font_remapped: u32,
 }
 
 impl WebSuspect {
@@ -113,6 +115,8 @@ pub fn chapter(
             }
         }
     };
+    let mut fonts = Vec::new();
+    let mut font_remapped = unscramble_page(fetcher, &first, &mut text, &mut fonts);
     let mut pictures = pictures_of(&first, &text);
     let mut seen: HashSet<Url> = [&first.url, &first.final_url].iter().filter_map(|u| Url::parse(u).ok()).collect();
     let mut pages = vec![first];
@@ -127,7 +131,7 @@ pub fn chapter(
         // A later page that fails ends the chapter; what was read is kept.
         let Ok(mut page) = fetcher.fetch(next.as_str()) else { break };
         fetcher.render_page(&mut page);
-        let page_text = match &page.rendered {
+        let mut page_text = match &page.rendered {
             Some(r) => r.visible_text.clone(),
             None => {
                 let _turn = crate::engine::check::long_text_turn(page.bytes.len());
@@ -137,6 +141,7 @@ pub fn chapter(
                 }
             }
         };
+        font_remapped += unscramble_page(fetcher, &page, &mut page_text, &mut fonts);
         text.push('\n');
         text.push_str(&page_text);
         pictures.extend(pictures_of(&page, &page_text));
@@ -161,7 +166,29 @@ pub fn chapter(
     if let Some(error) = textless.filter(|_| !text.chars().any(char::is_alphanumeric)) {
         return Err(error);
     }
-    Ok(WebSuspect { url: url.to_string(), pages, text, images_read })
+    // The fonts that drew the page are part of what a reader saw: kept with its pages.
+    pages.extend(fonts);
+    Ok(WebSuspect { url: url.to_string(), pages, text, images_read, font_remapped })
+}
+
+/// `text` (the page's) with what the page's scrambling fonts draw in place of what its
+/// markup holds ([`crate::engine::decode::webfont`]); the fonts fetched go to `fonts`.
+/// Returns how many characters were replaced.
+fn unscramble_page(fetcher: &mut Fetcher, page: &Page, text: &mut String, fonts: &mut Vec<Page>) -> u32 {
+    if !crate::engine::decode::has_font_faces(&page.bytes) {
+        return 0;
+    }
+    let Ok(base) = Url::parse(&page.final_url) else { return 0 };
+    let mut fetch = |src: &str| {
+        let url = base.join(src).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?;
+        let font = fetcher.fetch(url.as_str()).ok()?;
+        let bytes = font.bytes.clone();
+        fonts.push(font);
+        Some(bytes)
+    };
+    let (repaired, replaced) = crate::engine::decode::webfont::unscramble(&page_text(page), text, &mut fetch);
+    *text = repaired;
+    replaced
 }
 
 /// The pictures of a page whose text is too short to be a chapter (a chapter posted as

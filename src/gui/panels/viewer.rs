@@ -169,6 +169,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 pub fn disguises_line(tr: &Tr, d: &crate::engine::normalize::Disguises) -> Option<String> {
     let parts: Vec<String> = [
         (tr.images_read, d.images),
+        (tr.font_remapped, d.font_remapped),
         (tr.pinyin_passages, d.pinyin_passages),
         (tr.noise_letters, d.noise_letters),
         (tr.homoglyph_letters, d.homoglyphs),

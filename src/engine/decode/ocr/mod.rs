@@ -95,6 +95,11 @@ impl Ocr {
         Ok(lines)
     }
 
+    /// What each picture of one line of text reads as, in order.
+    pub fn recognize(&self, lines: &[image::RgbImage]) -> Result<Vec<Line>, String> {
+        recognize::read_lines(&self.recognizer, &self.alphabet, lines)
+    }
+
     /// The lines of `image` whose top edge lies in `tops`.
     fn read_strip(&self, image: &image::RgbImage, tops: std::ops::Range<f32>) -> Result<Vec<Line>, String> {
         let boxes = detect::text_boxes(&self.detector, image)?;
