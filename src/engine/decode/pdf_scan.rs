@@ -32,10 +32,10 @@ pub fn scanned_text(doc: &Document) -> Result<(String, u32), String> {
             read += 1;
         }
     }
-    if read == 0 {
-        if let Some(why) = refused {
-            return Err(format!("the PDF has no text and its page images cannot be read ({why})"));
-        }
+    if read == 0
+        && let Some(why) = refused
+    {
+        return Err(format!("the PDF has no text and its page images cannot be read ({why})"));
     }
     Ok((text, read))
 }

@@ -68,12 +68,13 @@ fn greedy_ctc(steps: rten_tensor::NdTensorView<f32, 2>, alphabet: &[String]) -> 
                 (best, best_p) = (class, p);
             }
         }
-        if best != 0 && best != previous {
-            if let Some(ch) = alphabet.get(best - 1) {
-                text.push_str(ch);
-                sum += best_p;
-                kept += 1;
-            }
+        if best != 0
+            && best != previous
+            && let Some(ch) = alphabet.get(best - 1)
+        {
+            text.push_str(ch);
+            sum += best_p;
+            kept += 1;
         }
         previous = best;
     }
