@@ -2,13 +2,15 @@
 """Measures Zhiwen's OCR: character accuracy and pages per minute on pages rendered from
 corpus chapters (tools/render_pages.py) under several conditions.
 
-    tools/ocr_accuracy.py ZHIWEN DATA OUT [--chapters 10] [--only CONDITION]
+    tools/ocr_accuracy.py ZHIWEN DATA OUT [--chapters 10] [--only CONDITION] [--tesseract]
 
 DATA is ../shared/data (zh-classics/<work>/<chapter>.txt). Every 7th chapter of five works
 is rendered as one page per condition into OUT/<condition>/; all pages of a condition are
 read by one `zhiwen text` run (the models loaded once), timed. Accuracy is
 1 − Levenshtein distance / truth length, on NFKC text with whitespace ignored. Writes
-OUT/<condition>.json and prints a table.
+OUT/<condition>.json and prints a table. With --tesseract, Tesseract's chi_sim model
+(Debian's tesseract-ocr-chi-sim) reads the same pages instead, one process per page, as
+the baseline (OUT/<condition>-tesseract.json).
 """
 import argparse
 import json
@@ -54,6 +56,7 @@ def main():
     ap.add_argument("out", type=Path)
     ap.add_argument("--chapters", type=int, default=10, help="chapters per work")
     ap.add_argument("--only")
+    ap.add_argument("--tesseract", action="store_true")
     args = ap.parse_args()
     rows = []
     for name, options in CONDITIONS.items():
@@ -69,9 +72,18 @@ def main():
                 subprocess.run([sys.executable, HERE / "render_pages.py", chapter, page, *options], check=True)
             pages.append((work, page))
         start = time.monotonic()
-        run = subprocess.run([args.zhiwen, "text", *[p for _, p in pages]], capture_output=True, text=True)
-        seconds = time.monotonic() - start
-        texts, current = {}, None
+        if args.tesseract:
+            texts = {}
+            for _, page in pages:
+                read = subprocess.run(["tesseract", page, "-", "-l", "chi_sim"], capture_output=True, text=True)
+                texts[str(page)] = read.stdout
+            seconds = time.monotonic() - start
+            run = subprocess.CompletedProcess([], 0, "", "")
+        else:
+            run = subprocess.run([args.zhiwen, "text", *[p for _, p in pages]], capture_output=True, text=True)
+            seconds = time.monotonic() - start
+            texts = {}
+        current = None
         for line in run.stdout.splitlines(keepends=True):
             if line.startswith("==> ") and line.rstrip().endswith(" <=="):
                 current = line.rstrip()[4:-4]
@@ -99,9 +111,12 @@ def main():
             "by_work": {w: round(1 - e / max(c, 1), 4) for w, (c, e) in by_work.items()},
             "failures": run.stderr.strip().splitlines()[:5],
         }
-        (args.out / f"{name}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1))
+        if args.tesseract:
+            result["engine"] = "tesseract chi_sim"
+        suffix = "-tesseract" if args.tesseract else ""
+        (args.out / f"{name}{suffix}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1))
         rows.append(result)
-        print(f"{name:28} pages {result['pages']:3}  chars {total_chars:6}  accuracy {result['accuracy']:.2%}  "
+        print(f"{name + suffix:28} pages {result['pages']:3}  chars {total_chars:6}  accuracy {result['accuracy']:.2%}  "
               f"{result['pages_per_minute']:5.1f} pages/min", flush=True)
     return rows
 

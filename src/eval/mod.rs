@@ -271,12 +271,13 @@ const KINDS: &[Kind] = &[
     // Last, so that the cases of the kinds above do not change with them (one random stream).
     Kind { name: "image-long-picture", positive: true },
     Kind { name: "image-scanned-pdf", positive: true },
+    Kind { name: "scrambled-font", positive: true },
 ];
 
 /// Kinds whose suspects are pictures read by OCR: run only with `EvalOptions::ocr` and the
 /// OCR models installed.
 fn is_ocr_kind(name: &str) -> bool {
-    name.starts_with("image-")
+    name.starts_with("image-") || name == "scrambled-font"
 }
 
 /// A text of an unrelated host: a news article, or a held-out chapter without news.
@@ -484,6 +485,17 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
                     ("pdf", pages::scanned_pdf(&pages::render(text, &font, style, rng), 50))
                 };
                 Case { text: Err(bytes), ..whole(format!("{}#{i}.{ext}", short(path)), path, text, String::new()) }
+            }
+            "scrambled-font" => {
+                // The chapter as a saved pirate page whose own font (inside it) draws each
+                // Han character for another code point.
+                let Some(font) = pages::sfnt_font() else { continue };
+                let (path, text) = pick(rng);
+                let Some(page) = pages::scrambled_font_page(text, &font, rng) else { continue };
+                Case {
+                    text: Err(page.into_bytes()),
+                    ..whole(format!("{}#{i}.html", short(path)), path, text, String::new())
+                }
             }
             "hard-negative-same-novel" => {
                 let Some((path, text)) = texts.held_out.get(i) else { continue };

@@ -195,3 +195,123 @@ pub fn scanned_pdf(pages: &[RgbImage], quality: u8) -> Vec<u8> {
     );
     out
 }
+
+/// A copy of a font (a single sfnt: TrueType or OpenType) whose character map is permuted
+/// among `chars`: code point `c` draws the glyph of `perm[c]`. Every other table is kept
+/// as it is. `None` when the font cannot be read.
+pub fn scrambled_font(font: &[u8], perm: &std::collections::HashMap<char, char>) -> Option<Vec<u8>> {
+    use ab_glyph::Font;
+    let face = ab_glyph::FontRef::try_from_slice(font).ok()?;
+    let be16 = |at: usize| u16::from_be_bytes([font[at], font[at + 1]]) as usize;
+    let be32 = |at: usize| u32::from_be_bytes(font[at..at + 4].try_into().expect("4 bytes")) as usize;
+    let tables = be16(4);
+    if font.len() < 12 + 16 * tables {
+        return None;
+    }
+    // One format 12 group per mapped character: (code point, glyph), in code point order.
+    let mut map: Vec<(u32, u16)> = perm.iter().map(|(&c, &to)| (c as u32, face.glyph_id(to).0)).collect();
+    map.sort_unstable();
+    let mut cmap = Vec::new();
+    cmap.extend_from_slice(&[0, 0, 0, 1, 0, 3, 0, 10, 0, 0, 0, 12]); // version, 1 subtable: (3, 10) at 12
+    let length = 16 + 12 * map.len() as u32;
+    cmap.extend_from_slice(&12u16.to_be_bytes());
+    cmap.extend_from_slice(&0u16.to_be_bytes());
+    cmap.extend_from_slice(&length.to_be_bytes());
+    cmap.extend_from_slice(&0u32.to_be_bytes());
+    cmap.extend_from_slice(&(map.len() as u32).to_be_bytes());
+    for (code, glyph) in map {
+        cmap.extend_from_slice(&code.to_be_bytes());
+        cmap.extend_from_slice(&code.to_be_bytes());
+        cmap.extend_from_slice(&u32::from(glyph).to_be_bytes());
+    }
+    // The table directory, then the tables, each 4-byte aligned.
+    let mut records: Vec<([u8; 4], Vec<u8>)> = (0..tables)
+        .map(|i| {
+            let at = 12 + 16 * i;
+            let tag: [u8; 4] = font[at..at + 4].try_into().expect("4 bytes");
+            let (offset, len) = (be32(at + 8), be32(at + 12));
+            let data =
+                if &tag == b"cmap" { cmap.clone() } else { font.get(offset..offset + len).unwrap_or(&[]).to_vec() };
+            (tag, data)
+        })
+        .collect();
+    records.sort_by_key(|(tag, _)| *tag);
+    let mut out = font[..12].to_vec();
+    let mut offset = 12 + 16 * tables;
+    let mut body = Vec::new();
+    for (tag, data) in &records {
+        let sum = data.chunks(4).fold(0u32, |s, c| {
+            let mut word = [0u8; 4];
+            word[..c.len()].copy_from_slice(c);
+            s.wrapping_add(u32::from_be_bytes(word))
+        });
+        out.extend_from_slice(tag);
+        out.extend_from_slice(&sum.to_be_bytes());
+        out.extend_from_slice(&(offset as u32).to_be_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        body.extend_from_slice(data);
+        while body.len() % 4 != 0 {
+            body.push(0);
+        }
+        offset = 12 + 16 * tables + body.len();
+    }
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+/// The font the scrambled-font kind builds on: the app's own Noto Sans SC (one sfnt).
+pub fn sfnt_font() -> Option<Vec<u8>> {
+    std::fs::read(FONTS.last().expect("a font").0).ok()
+}
+
+/// A pirate-site page of `text` whose markup holds other characters: each Han character c
+/// of the text is written as the character the page's own font (inside the page, a
+/// `data:` URL) draws c for, so a reader sees the text.
+pub fn scrambled_font_page(text: &str, font: &[u8], rng: &mut fastrand::Rng) -> Option<String> {
+    use base64::Engine;
+    let mut han: Vec<char> = text.chars().filter(|&c| super::generate::is_han(c)).collect();
+    han.sort_unstable();
+    han.dedup();
+    let mut shuffled = han.clone();
+    rng.shuffle(&mut shuffled);
+    // Code point han[i] draws shuffled[i]; the text's c is written as the code point that draws it.
+    let perm: std::collections::HashMap<char, char> = han.iter().copied().zip(shuffled.iter().copied()).collect();
+    let written_as: std::collections::HashMap<char, char> = perm.iter().map(|(&from, &to)| (to, from)).collect();
+    let scrambled = scrambled_font(font, &perm)?;
+    let markup: String = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("<p>{}</p>\n", l.chars().map(|c| *written_as.get(&c).unwrap_or(&c)).collect::<String>()))
+        .collect();
+    Some(format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>@font-face {{ font-family: zw; src: \
+         url(data:font/otf;base64,{}) format(\"opentype\"); }} .content {{ font-family: zw; }}</style></head>\
+         <body><div class=\"nav\"><a href=\"/\">首页</a></div><div class=\"content\">{markup}</div></body></html>",
+        base64::engine::general_purpose::STANDARD.encode(scrambled)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ab_glyph::Font;
+
+    #[test]
+    fn a_scrambled_font_draws_each_character_with_the_glyph_of_its_permuted_one() {
+        let Some(original) = sfnt_font() else { return };
+        let perm = std::collections::HashMap::from([('天', '下'), ('下', '大'), ('大', '天')]);
+        let scrambled = scrambled_font(&original, &perm).expect("a font");
+        let (before, after) = (
+            ab_glyph::FontRef::try_from_slice(&original).unwrap(),
+            ab_glyph::FontRef::try_from_slice(&scrambled).unwrap(),
+        );
+        for (c, drawn) in perm {
+            assert_eq!(after.glyph_id(c), before.glyph_id(drawn), "{c}");
+            assert_ne!(after.glyph_id(c), before.glyph_id(c), "{c}");
+        }
+        // Outlines come along: the scrambled font draws the permuted glyph.
+        assert!(after.outline(after.glyph_id('天')).is_some());
+        // Characters outside the permutation are not in its map.
+        assert_eq!(after.glyph_id('人').0, 0);
+    }
+}
