@@ -9,6 +9,7 @@
 //! The data layout is that of `../shared/data` (see its README); parts that are missing
 //! are skipped with a note, so the harness also runs on a small test layout.
 
+mod dna;
 pub mod generate;
 pub mod metrics;
 pub mod pages;
@@ -62,6 +63,10 @@ pub struct KindResult {
     pub attribution: Option<f64>,
     pub check_seconds: f64,
     pub suspect_chars: usize,
+    /// The DNA baseline ([`dna`]) on the same suspects: share of true sources it reports...
+    pub dna_recall: f64,
+    /// ... and the sources it reports that are neither true nor share verified text.
+    pub dna_false_sources: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -136,6 +141,8 @@ pub fn run(opts: &EvalOptions, log: &dyn Fn(&str)) -> Result<(EvalReport, Vec<Ca
     let stats = corpus.store().stats()?;
 
     let pools = CharPools::from_texts(texts.corpus.iter().map(|(_, t)| t.as_str()));
+    let dna_corpus: Vec<(String, String)> = texts.corpus.iter().chain(&texts.en_corpus).cloned().collect();
+    let dna = dna::DnaIndex::build(&dna_corpus);
     let mut kinds = Vec::new();
     let mut outcomes = Vec::new();
     let ocr = opts.ocr && crate::engine::decode::ocr::models_dir().is_some();
@@ -146,13 +153,15 @@ pub fn run(opts: &EvalOptions, log: &dyn Fn(&str)) -> Result<(EvalReport, Vec<Ca
         if is_ocr_kind(kind.name) && !ocr {
             continue;
         }
-        let cases = make_cases(kind, opts.cases, &texts, &pools, &mut rng);
+        // The OCR kinds read pages of pictures (seconds a case): fewer cases.
+        let n = if is_ocr_kind(kind.name) { opts.cases.min(OCR_CASES) } else { opts.cases };
+        let cases = make_cases(kind, n, &texts, &pools, &mut rng);
         if cases.is_empty() {
             notes.push(format!("{}: no cases (data missing)", kind.name));
             continue;
         }
         log(&format!("{}: {} cases", kind.name, cases.len()));
-        let (result, mut outs) = score_kind(kind, &corpus, &opts.check, cases)?;
+        let (result, mut outs) = score_kind(kind, &corpus, &dna, &opts.check, cases)?;
         kinds.push(result);
         outcomes.append(&mut outs);
     }
@@ -273,6 +282,9 @@ const KINDS: &[Kind] = &[
     Kind { name: "image-scanned-pdf", positive: true },
     Kind { name: "scrambled-font", positive: true },
 ];
+
+/// Cases of each OCR kind at most.
+const OCR_CASES: usize = 20;
 
 /// Kinds whose suspects are pictures read by OCR: run only with `EvalOptions::ocr` and the
 /// OCR models installed.
@@ -532,6 +544,7 @@ fn short(path: &str) -> String {
 fn score_kind(
     kind: &Kind,
     corpus: &Corpus,
+    dna: &dna::DnaIndex,
     check: &CheckOptions,
     cases: Vec<Case>,
 ) -> Result<(KindResult, Vec<CaseOutcome>)> {
@@ -541,6 +554,7 @@ fn score_kind(
     let mut seconds = 0.0;
     let mut chars = 0;
     let mut attributed = Vec::new();
+    let (mut dna_found, mut dna_false) = (0, 0);
     let n = cases.len();
     for case in cases {
         let started = Instant::now();
@@ -556,7 +570,15 @@ fn score_kind(
         let missed: Vec<String> = case.sources.iter().filter(|s| !found_paths.contains(s)).cloned().collect();
         let extra: Vec<String> =
             found.iter().filter(|(p, _)| !case.sources.contains(p)).map(|(p, _)| p.clone()).collect();
-        let shared = if extra.is_empty() { BTreeSet::new() } else { verified_shared(corpus, check, &case.originals)? };
+        let dna_sources = dna.sources(&text);
+        dna_found += case.sources.iter().filter(|s| dna_sources.contains(*s)).count();
+        let dna_extra: Vec<&String> = dna_sources.iter().filter(|p| !case.sources.contains(*p)).collect();
+        let shared = if extra.is_empty() && dna_extra.is_empty() {
+            BTreeSet::new()
+        } else {
+            verified_shared(corpus, check, &case.originals)?
+        };
+        dna_false += dna_extra.iter().filter(|p| !shared.contains(**p)).count();
         let (shared, wrong): (Vec<String>, Vec<String>) = extra.into_iter().partition(|p| shared.contains(p));
         if kind.positive && case.passages.is_none() {
             attributed.extend(case.sources.iter().map(|t| found.iter().find(|(p, _)| p == t).map_or(0.0, |f| f.1)));
@@ -621,6 +643,8 @@ fn score_kind(
             attribution: (!attributed.is_empty()).then(|| attributed.iter().sum::<f64>() / attributed.len() as f64),
             check_seconds: seconds,
             suspect_chars: chars,
+            dna_recall: ratio(dna_found, true_total),
+            dna_false_sources: dna_false,
         },
         outcomes,
     ))
@@ -684,6 +708,8 @@ fn overall(kinds: &[KindResult]) -> KindResult {
         attribution: None,
         check_seconds: kinds.iter().map(|k| k.check_seconds).sum(),
         suspect_chars: kinds.iter().map(|k| k.suspect_chars).sum(),
+        dna_recall: weighted(|k| k.dna_recall),
+        dna_false_sources: kinds.iter().map(|k| k.dna_false_sources).sum(),
     }
 }
 
@@ -723,6 +749,26 @@ pub fn render(r: &EvalReport) -> String {
             pan(|p| p.granularity),
             pan(|p| p.plagdet),
             k.suspect_chars as f64 * 3.0 / 1e6 / k.check_seconds.max(1e-9)
+        );
+    }
+    out += &format!(
+        "\nBaseline, the DNA fingerprint (letter frequencies of {}-letter windows minus the corpus's, cosine ≥ {}, {} windows a document) on the same suspects:\n\n",
+        dna::WINDOW,
+        dna::MIN_COSINE,
+        dna::MIN_WINDOWS
+    );
+    out +=
+        "| kind | cases | doc recall: Zhiwen | DNA | false sources: Zhiwen | DNA |\n|---|---:|---:|---:|---:|---:|\n";
+    for k in r.kinds.iter().chain(std::iter::once(&r.overall)) {
+        let recall = |v: f64| if k.positive { format!("{v:.3}") } else { String::new() };
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            k.kind,
+            k.cases,
+            recall(k.doc_recall),
+            recall(k.dna_recall),
+            k.false_sources,
+            k.dna_false_sources
         );
     }
     if !r.real.is_empty() {
