@@ -1154,3 +1154,27 @@ fn find_copies_on_the_web_from_the_corpus_tab() {
     assert!(found.iter().all(|u| web.planted.contains(u)), "{found:?}");
     assert_eq!(h.state().tab, zhiwen::gui::app::Tab::Findings);
 }
+
+#[test]
+fn a_picture_suspect_is_shown_beside_the_text_read_from_it() {
+    if zhiwen::engine::decode::ocr::models_dir().is_none() {
+        eprintln!("skipped a_picture_suspect_is_shown_beside_the_text_read_from_it: the OCR models are not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    // A page of 三国演义's second chapter as a re-saved JPEG photo (tests/fixtures/ocr).
+    let picture = fixtures().join("ocr/sanguoyanyi_001_page.jpg");
+    drop_to_check(&mut h, &picture);
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
+    h.get_by_label_contains("text read from images 1");
+    assert!(h.query_by_label("Picture").is_none(), "hidden until asked for");
+    h.get_by_label("Show picture").click();
+    h.run_steps(3);
+    h.get_by_label("Picture");
+    let viewer = h.state().viewer.as_ref().unwrap();
+    let texture = viewer.picture.as_ref().unwrap().as_ref().expect("the picture loads");
+    assert_eq!(texture.size(), [900, 1100]);
+    // The text beside it is the chapter's, found in the corpus.
+    assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
+}

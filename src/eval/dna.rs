@@ -1,13 +1,14 @@
 //! The letter-frequency "DNA" fingerprint of pinyin initials that the DataGrand article
 //! describes, as a baseline run beside Zhiwen's windows on every kind: a text becomes the
-//! string of its letters (each Han character's pinyin initial, each word's first letter);
+//! string of its Han characters' pinyin initials;
 //! each window of [`WINDOW`] letters becomes its 26 letter frequencies minus the corpus's
 //! own, normalised to unit length, and a document is the concatenation of its windows. A
 //! suspect's windows (every [`STEP`] letters) are compared with every corpus window; one
 //! matches when the cosine of their vectors is at least [`MIN_COSINE`], and a document is
 //! reported when [`MIN_WINDOWS`] of its windows are matched.
 
-use crate::engine::normalize::{WORD, tokenize};
+use crate::engine::normalize::tokens;
+use crate::engine::params::Normalizing;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -26,19 +27,14 @@ pub struct DnaIndex {
     reference: Vector,
 }
 
-/// The letters of a text: 0–25 per Han character's initial or word's first letter.
+/// The letters of a text: 0–25 per pinyin initial, read as the store reads text (disguises
+/// undone: a passage written in pinyin gives its initials). Words give none: the DNA is
+/// defined on pinyin initials, and English word initials all look alike to it.
 fn letters(text: &str) -> Vec<u8> {
-    let chars: Vec<char> = text.chars().collect();
-    tokenize(text)
+    tokens(text, Normalizing::Undisguised)
         .iter()
-        .filter_map(|t| {
-            let letter = if t.sym & WORD != 0 {
-                chars.get(t.start as usize).map(|c| c.to_ascii_lowercase() as u32)?
-            } else {
-                t.sym as u32
-            };
-            (u32::from(b'a')..=u32::from(b'z')).contains(&letter).then(|| (letter - u32::from(b'a')) as u8)
-        })
+        .filter(|t| (u64::from(b'a')..=u64::from(b'z')).contains(&t.sym))
+        .map(|t| (t.sym - u64::from(b'a')) as u8)
         .collect()
 }
 

@@ -114,6 +114,10 @@ pub struct Viewer {
     /// Difference marks of all passages, sorted by start, per side.
     pub left_marks: Vec<Span>,
     pub right_marks: Vec<Span>,
+    /// A suspect read from a picture: the picture, shown beside its text when asked for
+    /// (loaded on first showing; `Err` says why it cannot be).
+    pub picture: Option<Result<egui::TextureHandle, String>>,
+    pub show_picture: bool,
 }
 
 pub struct ZhiwenApp {
@@ -664,7 +668,17 @@ impl ZhiwenApp {
             }
             None => (TextPane::new(""), Vec::new(), Vec::new()),
         };
-        self.viewer = Some(Viewer { result, source, passage: 0, left, right, left_marks, right_marks });
+        self.viewer = Some(Viewer {
+            result,
+            source,
+            passage: 0,
+            left,
+            right,
+            left_marks,
+            right_marks,
+            picture: None,
+            show_picture: false,
+        });
         self.select_passage(0);
     }
 

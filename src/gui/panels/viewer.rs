@@ -46,6 +46,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             ui.separator();
             ui.colored_label(ui.visuals().warn_fg_color, disguises).on_hover_text(tr.disguised_tip);
         }
+        if is_picture(&report.path) {
+            ui.toggle_value(&mut v.show_picture, tr.show_picture).on_hover_text(tr.show_picture_tip);
+        }
         ui.separator();
         if report.sources.is_empty() {
             ui.label(tr.no_source);
@@ -146,7 +149,33 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let link = app.settings.link_scrolling;
     let passages = &source.passages;
     let title = one_line(&source.label(), 60);
-    ui.columns(2, |cols| {
+    let picture = v.show_picture && is_picture(&report.path);
+    if picture && v.picture.is_none() {
+        v.picture = Some(load_picture(ui.ctx(), &report.path));
+    }
+    ui.columns(if picture { 3 } else { 2 }, |cols| {
+        let (cols, picture_col) = if picture {
+            let (first, rest) = cols.split_at_mut(1);
+            (rest, Some(&mut first[0]))
+        } else {
+            (cols, None)
+        };
+        if let (Some(ui), Some(loaded)) = (picture_col, &v.picture) {
+            ui.strong(tr.picture);
+            match loaded {
+                Ok(texture) => {
+                    egui::ScrollArea::both().id_salt("picture").show(ui, |ui| {
+                        // As wide as the column; tall pictures scroll.
+                        let width = ui.available_width();
+                        let size = texture.size_vec2();
+                        ui.image((texture.id(), egui::vec2(width, size.y * width / size.x.max(1.0))));
+                    });
+                }
+                Err(why) => {
+                    ui.colored_label(ui.visuals().error_fg_color, why);
+                }
+            }
+        }
         cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
         let (top, moved) = v.left.show(&mut cols[0], "left_text", &left_spans, &v.left_marks);
         cols[1].strong(format!("{}: {title}", tr.source));
@@ -163,6 +192,28 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         }
     });
     app.actions.extend(actions);
+}
+
+/// Whether a suspect's path is a picture file (its text read by OCR).
+fn is_picture(path: &str) -> bool {
+    let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    matches!(ext.as_deref(), Some("png" | "jpg" | "jpeg" | "webp" | "gif" | "bmp" | "tif" | "tiff"))
+}
+
+/// The picture as a texture, scaled down to what the graphics card can hold.
+fn load_picture(ctx: &egui::Context, path: &str) -> Result<egui::TextureHandle, String> {
+    use crate::engine::decode::{ocr, read_limited};
+    let bytes = read_limited(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+    let mut picture = ocr::decode_image(&bytes)?;
+    let max = ctx.input(|i| i.max_texture_side) as u32;
+    if picture.width() > max || picture.height() > max {
+        let scale = max as f32 / picture.width().max(picture.height()) as f32;
+        let (w, h) = ((picture.width() as f32 * scale) as u32, (picture.height() as f32 * scale) as u32);
+        picture = image::imageops::resize(&picture, w.max(1), h.max(1), image::imageops::FilterType::Triangle);
+    }
+    let size = [picture.width() as usize, picture.height() as usize];
+    let color = egui::ColorImage::from_rgb(size, picture.as_raw());
+    Ok(ctx.load_texture(format!("picture {path}"), color, egui::TextureOptions::LINEAR))
 }
 
 /// "Disguised: passages in pinyin 1, noise letters 383" in the app's language, or `None`.
