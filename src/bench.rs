@@ -8,10 +8,13 @@
 //!   1,000,000-character novel;
 //! - `open`: time to open a store (ready to answer queries) and its size on disk per MB of text;
 //! - `watch` (only when asked for): many watched sites on loopback, pages/s and memory of a run
-//!   and the time until a new chapter's digest (`bench/watch.rs`).
+//!   and the time until a new chapter's digest (`bench/watch.rs`);
+//! - `ocr` (only when asked for): pages drawn from chapters read by OCR, clean and scanned:
+//!   pages a minute, characters right, memory (`bench/ocr.rs`).
 //!
 //! Numbers depend on the machine; the README records those of the reference machine.
 
+mod ocr;
 mod watch;
 
 use crate::engine::check::{self, CheckOptions};
@@ -124,6 +127,10 @@ pub fn run(opts: &BenchOptions, emit: &dyn Fn(serde_json::Value)) -> Result<()> 
     // Hundreds of loopback hosts and a minute or two: only when named.
     if opts.only.iter().any(|o| o == "watch") {
         watch::watch_bench(&opts.data, scratch.path(), &opts.watch, emit)?;
+    }
+    // Minutes of OCR: only when named.
+    if opts.only.iter().any(|o| o == "ocr") {
+        ocr::ocr_bench(&opts.data, emit)?;
     }
     Ok(())
 }

@@ -269,8 +269,8 @@ pub struct BenchArgs {
     /// Times the check (and each of its steps) is run; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub check_runs: u32,
-    /// Run only these measurements: import, index, check, open, clusters, watch (comma-separated;
-    /// watch runs only when named).
+    /// Run only these measurements: import, index, check, open, clusters, watch, ocr
+    /// (comma-separated; watch and ocr run only when named).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// The watch benchmark: how many sites (each a loopback host of its own).

@@ -55,15 +55,27 @@ fn wrap<F: Font>(text: &str, font: &impl ScaleFont<F>, width: f32) -> Vec<String
     lines
 }
 
-/// The pages of `text` in `style`.
-pub fn render(text: &str, font: &FontVec, style: Style, rng: &mut fastrand::Rng) -> Vec<RgbImage> {
+/// The lines of each page of `text` in `style`.
+fn page_lines(text: &str, font: &FontVec, style: Style) -> Vec<Vec<String>> {
     let scaled = font.as_scaled(PxScale::from(style.size));
     let lines = wrap(text, &scaled, (style.width - 2 * MARGIN) as f32);
     let step = (style.size * 1.6).round() as u32;
     let per_page =
         if style.height == 0 { lines.len().max(1) } else { ((style.height - 2 * MARGIN) / step).max(1) as usize };
-    lines
-        .chunks(per_page)
+    lines.chunks(per_page).map(<[String]>::to_vec).collect()
+}
+
+/// The text drawn on the first page of `text` in `style`, a line each.
+pub fn page_text(text: &str, font: &FontVec, style: Style) -> String {
+    page_lines(text, font, style).into_iter().next().unwrap_or_default().join("\n")
+}
+
+/// The pages of `text` in `style`.
+pub fn render(text: &str, font: &FontVec, style: Style, rng: &mut fastrand::Rng) -> Vec<RgbImage> {
+    let scaled = font.as_scaled(PxScale::from(style.size));
+    let step = (style.size * 1.6).round() as u32;
+    page_lines(text, font, style)
+        .iter()
         .map(|chunk| {
             let height = if style.height == 0 { 2 * MARGIN + step * chunk.len() as u32 } else { style.height };
             let mut page = RgbImage::from_pixel(style.width, height, Rgb([255, 255, 255]));
