@@ -18,28 +18,7 @@ pub fn models_installed(test: &str) -> bool {
     found
 }
 
-/// The text as OCR is measured on it: NFKC (full-width punctuation and letters as their
-/// narrow forms), whitespace ignored.
-fn comparable(text: &str) -> Vec<char> {
-    use unicode_normalization::UnicodeNormalization;
-    text.nfkc().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// 1 − (Levenshtein distance / length of the truth): the share of characters right.
-pub fn accuracy(read: &str, truth: &str) -> f64 {
-    let (a, b) = (comparable(read), comparable(truth));
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    1.0 - row[b.len()] as f64 / b.len().max(1) as f64
-}
+pub use zhiwen::eval::metrics::char_accuracy as accuracy;
 
 fn text_of(dir: &Path, file: &Path) -> String {
     let out = zhiwen(dir).arg("text").arg(file).output().unwrap();
@@ -187,34 +166,17 @@ fn an_epub_of_picture_chapters_is_read_by_ocr_but_not_its_cover() {
 
 /// A pirate site on 127.0.0.1 that posts chapters as pictures: a chapter page whose text is
 /// one lazy-loaded `<img>`, and a picture asked for by its own address.
-fn picture_site() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>, std::sync::Arc<tiny_http::Server>) {
-    let server = std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
-    let base = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
-    let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (serving, log) = (server.clone(), requests.clone());
-    std::thread::spawn(move || {
-        for request in serving.incoming_requests() {
-            let path = request.url().to_string();
-            log.lock().unwrap().push(path.clone());
-            let page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>第二回_笔趣阁</title></head><body>\
-                <div class=\"nav\"><a href=\"/\">首页</a></div><div id=\"content\">\
-                <img class=\"lazy\" src=\"/img/loading.gif\" data-original=\"/img/p1.jpg\"></div>\
-                <div class=\"footer\">本站所有小说均来自网络</div></body></html>";
-            let (bytes, kind): (Vec<u8>, &str) = match path.as_str() {
-                "/robots.txt" => (b"User-agent: *\nAllow: /\n".to_vec(), "text/plain"),
-                "/book/2.html" => (page.as_bytes().to_vec(), "text/html; charset=utf-8"),
-                "/img/p1.jpg" => (std::fs::read(ocr_fixture("sanguoyanyi_001_page.jpg")).unwrap(), "image/jpeg"),
-                "/img/p2.png" => (std::fs::read(ocr_fixture("hongloumeng_000_page.png")).unwrap(), "image/png"),
-                _ => {
-                    let _ = request.respond(tiny_http::Response::from_string("not here").with_status_code(404));
-                    continue;
-                }
-            };
-            let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).unwrap();
-            let _ = request.respond(tiny_http::Response::from_data(bytes).with_header(header));
-        }
-    });
-    (base, requests, server)
+fn picture_site() -> crate::util::StaticSite {
+    let page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>第二回_笔趣阁</title></head><body>\
+        <div class=\"nav\"><a href=\"/\">首页</a></div><div id=\"content\">\
+        <img class=\"lazy\" src=\"/img/loading.gif\" data-original=\"/img/p1.jpg\"></div>\
+        <div class=\"footer\">本站所有小说均来自网络</div></body></html>";
+    crate::util::StaticSite::serve(vec![
+        ("/robots.txt", b"User-agent: *\nAllow: /\n".to_vec(), "text/plain"),
+        ("/book/2.html", page.as_bytes().to_vec(), "text/html; charset=utf-8"),
+        ("/img/p1.jpg", std::fs::read(ocr_fixture("sanguoyanyi_001_page.jpg")).unwrap(), "image/jpeg"),
+        ("/img/p2.png", std::fs::read(ocr_fixture("hongloumeng_000_page.png")).unwrap(), "image/png"),
+    ])
 }
 
 #[test]
@@ -223,15 +185,14 @@ fn a_web_chapter_posted_as_pictures_is_fetched_read_and_found() {
         return;
     }
     let dir = imported();
-    let (base, requests, server) = picture_site();
-    let (page, picture) = (format!("{base}/book/2.html"), format!("{base}/img/p2.png"));
+    let site = picture_site();
+    let (page, picture) = (format!("{}/book/2.html", site.base), format!("{}/img/p2.png", site.base));
     let out = zhiwen(dir.path())
         .args(["check", "--json", "--proxy", "none", "--delay", "0.2", "--timeout", "5"])
         .args([&page, &picture])
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
-    server.unblock();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for (url, source) in [(&page, "sanguoyanyi_001.txt"), (&picture, "hongloumeng_000.txt")] {
@@ -242,7 +203,7 @@ fn a_web_chapter_posted_as_pictures_is_fetched_read_and_found() {
         assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{suspect}");
         assert_eq!(suspect["disguises"]["images"], 1, "{suspect}");
     }
-    let asked = requests.lock().unwrap().clone();
+    let asked = site.paths();
     assert!(asked.contains(&"/img/p1.jpg".to_string()), "{asked:?}");
     assert!(
         !asked.contains(&"/img/loading.gif".to_string()),

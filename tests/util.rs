@@ -114,3 +114,45 @@ pub fn read_only_store(dir: &Path) -> Option<(Tmpfs, PathBuf)> {
     disk.remount("ro");
     Some((disk, db))
 }
+
+/// Files served on 127.0.0.1 until dropped: (path, bytes, content type); any other path is
+/// a 404. Every path asked for is recorded.
+pub struct StaticSite {
+    pub base: String,
+    requests: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    server: std::sync::Arc<tiny_http::Server>,
+}
+
+impl StaticSite {
+    pub fn serve(files: Vec<(&'static str, Vec<u8>, &'static str)>) -> StaticSite {
+        let server = std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
+        let base = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (serving, log) = (server.clone(), requests.clone());
+        std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                let path = request.url().to_string();
+                log.lock().unwrap().push(path.clone());
+                let _ = match files.iter().find(|(p, _, _)| *p == path) {
+                    Some((_, bytes, kind)) => {
+                        let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).unwrap();
+                        request.respond(tiny_http::Response::from_data(bytes.clone()).with_header(header))
+                    }
+                    None => request.respond(tiny_http::Response::from_string("not here").with_status_code(404)),
+                };
+            }
+        });
+        StaticSite { base, requests, server }
+    }
+
+    /// The paths asked for so far, in order.
+    pub fn paths(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for StaticSite {
+    fn drop(&mut self) {
+        self.server.unblock();
+    }
+}

@@ -60,39 +60,21 @@ fn a_web_page_with_a_scrambling_font_has_its_font_fetched_and_is_found() {
         return;
     }
     let dir = imported();
-    let server = std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
-    let base = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
-    let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (serving, log) = (server.clone(), requests.clone());
-    std::thread::spawn(move || {
-        for request in serving.incoming_requests() {
-            let path = request.url().to_string();
-            log.lock().unwrap().push(path.clone());
-            let (file, kind) = match path.as_str() {
-                "/book/1.html" => ("scrambled.html", "text/html; charset=utf-8"),
-                "/book/scrambled.woff2" => ("scrambled.woff2", "font/woff2"),
-                _ => {
-                    let _ = request.respond(tiny_http::Response::from_string("not here").with_status_code(404));
-                    continue;
-                }
-            };
-            let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes()).unwrap();
-            let _ = request
-                .respond(tiny_http::Response::from_data(std::fs::read(fixture(file)).unwrap()).with_header(header));
-        }
-    });
-    let url = format!("{base}/book/1.html");
+    let site = crate::util::StaticSite::serve(vec![
+        ("/book/1.html", std::fs::read(fixture("scrambled.html")).unwrap(), "text/html; charset=utf-8"),
+        ("/book/scrambled.woff2", std::fs::read(fixture("scrambled.woff2")).unwrap(), "font/woff2"),
+    ]);
+    let url = format!("{}/book/1.html", site.base);
     let out = zhiwen(dir.path())
         .args(["check", "--json", "--proxy", "none", "--delay", "0.2", "--timeout", "5", &url])
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
-    server.unblock();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let suspect = &json["suspects"][0];
     assert!(suspect["sources"][0]["path"].as_str().unwrap().ends_with("xiyouji_000.txt"), "{suspect}");
     assert!(suspect["similarity"].as_f64().unwrap() >= 0.9, "{suspect}");
     assert!(suspect["disguises"]["font_remapped"].as_u64().unwrap() > 300, "{suspect}");
-    assert!(requests.lock().unwrap().contains(&"/book/scrambled.woff2".to_string()));
+    assert!(site.paths().contains(&"/book/scrambled.woff2".to_string()));
 }

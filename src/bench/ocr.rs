@@ -3,29 +3,13 @@
 //! clean and as noisy scans: pages a minute, characters right, peak memory.
 
 use crate::engine::decode::{decode_bytes, ocr};
+use crate::eval::metrics::char_accuracy;
 use crate::eval::pages;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
 const WORKS: [&str; 5] = ["hongloumeng", "rulinwaishi", "guanchangxianxingji", "ershinianmudu", "liaozhaizhiyi"];
-
-/// 1 − edit distance / length of the truth, letters and Han characters only.
-fn accuracy(read: &str, truth: &str) -> (usize, usize) {
-    let keep = |t: &str| -> Vec<char> { t.chars().filter(|c| c.is_alphanumeric()).collect() };
-    let (a, b) = (keep(read), keep(truth));
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    (row[b.len()], b.len())
-}
 
 pub fn ocr_bench(data: &Path, emit: &dyn Fn(serde_json::Value)) -> crate::Result<()> {
     if ocr::models_dir().is_none() {
@@ -60,7 +44,7 @@ pub fn ocr_bench(data: &Path, emit: &dyn Fn(serde_json::Value)) -> crate::Result
         ("clean-28px", pages::Style { size: 28.0, width: 1000, height: 1400, rotate: 0.0, noise: 0.0 }, None),
         ("scanned-24px", pages::Style { size: 24.0, width: 1000, height: 1400, rotate: 2.0, noise: 12.0 }, Some(60)),
     ] {
-        let (mut seconds, mut errors, mut total, mut count) = (0.0, 0, 0, 0);
+        let (mut seconds, mut right, mut total, mut count) = (0.0, 0.0, 0, 0);
         for chapter in &chapters {
             let Ok(text) = std::fs::read_to_string(chapter) else { continue };
             // The first page, and the text drawn on it.
@@ -74,14 +58,15 @@ pub fn ocr_bench(data: &Path, emit: &dyn Fn(serde_json::Value)) -> crate::Result
             let started = Instant::now();
             let read = decode_bytes(Path::new(name), &bytes).map(|d| d.text).unwrap_or_default();
             seconds += started.elapsed().as_secs_f64();
-            let (e, n) = accuracy(&read, &drawn);
-            errors += e;
-            total += n;
+            // Pooled over pages: each page's accuracy weighted by its characters.
+            let chars = drawn.chars().filter(|c| !c.is_whitespace()).count();
+            right += char_accuracy(&read, &drawn) * chars as f64;
+            total += chars;
             count += 1;
         }
         emit(json!({
             "bench": "ocr", "condition": condition, "pages": count, "characters": total,
-            "accuracy": 1.0 - errors as f64 / total.max(1) as f64,
+            "accuracy": right / total.max(1) as f64,
             "seconds": seconds, "pages_per_minute": count as f64 * 60.0 / seconds.max(1e-9),
             "model_load_seconds": load_seconds, "peak_rss_mb": super::peak_rss() as f64 / 1e6,
         }));

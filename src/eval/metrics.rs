@@ -86,6 +86,29 @@ pub fn pan(suspects: &[(Vec<TruthPassage>, Vec<Detection>)]) -> PanScores {
     PanScores { precision, recall, granularity, plagdet: f1 / (1.0 + granularity).log2() }
 }
 
+/// OCR's character accuracy: 1 − (edit distance / length of the truth), on NFKC text with
+/// white space ignored (full-width punctuation as its narrow form); 1 for an empty truth
+/// read as nothing.
+pub fn char_accuracy(read: &str, truth: &str) -> f64 {
+    use unicode_normalization::UnicodeNormalization;
+    let comparable = |t: &str| -> Vec<char> { t.nfkc().filter(|c| !c.is_whitespace()).collect() };
+    let (a, b) = (comparable(read), comparable(truth));
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    if b.is_empty() {
+        return if a.is_empty() { 1.0 } else { 0.0 };
+    }
+    1.0 - row[b.len()] as f64 / b.len() as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
