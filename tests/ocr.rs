@@ -210,3 +210,19 @@ fn a_web_chapter_posted_as_pictures_is_fetched_read_and_found() {
         "the lazy loader's address, not the placeholder: {asked:?}"
     );
 }
+
+#[test]
+fn text_prints_each_files_text_headed_when_there_are_several() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (crate::util::corpus_dir().join("xiyouji_000.txt"), ocr_fixture("missing.png"));
+    // One file: its text alone, as decoded.
+    let one = text_of(dir.path(), &a);
+    assert_eq!(one, zhiwen::engine::decode::decode_file(&a).unwrap().text);
+    // Several: each headed as `head` heads them; a failure named on stderr, the rest printed.
+    let out = zhiwen(dir.path()).arg("text").arg(&a).arg(&b).arg(&a).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.matches(&format!("==> {} <==\n", a.display())).count(), 2);
+    assert!(stdout.contains(one.lines().next().unwrap()));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.png"));
+}
