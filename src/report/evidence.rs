@@ -345,13 +345,7 @@ pub fn package(store: &Store, id: i64, opts: &EvidenceOptions) -> crate::Result<
 /// Writes the evidence package of finding `id` to `path` whole or not at all: into a
 /// temporary file beside it, then renamed, so a reader (or a crash) never sees half a zip.
 pub fn write_package(store: &Store, id: i64, path: &std::path::Path, opts: &EvidenceOptions) -> crate::Result<()> {
-    let zip = package(store, id, opts)?;
-    let io = |source| crate::Error::Io { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(&zip).map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    super::write_whole(path, &package(store, id, opts)?)
 }
 
 /// What verifying a package found: what holds, and what does not (each naming the file).

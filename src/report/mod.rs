@@ -89,6 +89,18 @@ pub fn report_name(i: usize, path: &str, ext: &str) -> String {
     format!("{:03}-{safe}.{ext}", i + 1)
 }
 
+/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, then
+/// renamed, so a reader (or a crash) never sees half a file.
+pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> crate::Result<()> {
+    use std::io::Write;
+    let io = |source| crate::Error::Io { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
 /// Writes a folder of HTML reports: one per suspect (`html_of(i)` makes the `i`th) and an
 /// `index.html` linking them. Returns the index's path. The CLI's `check --report DIR/`
 /// and the app's *Export all* both use it.

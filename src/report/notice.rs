@@ -378,7 +378,7 @@ pub fn write_notice_folder(
         Jurisdiction::Cn => "notice-cn.txt",
     };
     let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+    super::write_whole(&path, text.as_bytes())?;
     Ok(path)
 }
 

@@ -153,19 +153,14 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     if picture && v.picture.is_none() {
         v.picture = Some(load_picture(ui.ctx(), &report.path));
     }
-    ui.columns(if picture { 3 } else { 2 }, |cols| {
-        let (cols, picture_col) = if picture {
-            let (first, rest) = cols.split_at_mut(1);
-            (rest, Some(&mut first[0]))
-        } else {
-            (cols, None)
-        };
-        if let (Some(ui), Some(loaded)) = (picture_col, &v.picture) {
+    if let Some(loaded) = v.picture.as_ref().filter(|_| picture) {
+        // The picture beside the text read from it, in a panel of its own (resizable).
+        egui::Panel::left("picture").resizable(true).default_size(ui.available_width() * 0.5).show(ui, |ui| {
             ui.strong(tr.picture);
             match loaded {
                 Ok(texture) => {
                     egui::ScrollArea::both().id_salt("picture").show(ui, |ui| {
-                        // As wide as the column; tall pictures scroll.
+                        // As wide as the panel; tall pictures scroll.
                         let width = ui.available_width();
                         let size = texture.size_vec2();
                         ui.image((texture.id(), egui::vec2(width, size.y * width / size.x.max(1.0))));
@@ -175,7 +170,9 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     ui.colored_label(ui.visuals().error_fg_color, why);
                 }
             }
-        }
+        });
+    }
+    ui.columns(2, |cols| {
         cols[0].strong(format!("{}: {}", tr.suspect, file_name(&report.path)));
         let (top, moved) = v.left.show(&mut cols[0], "left_text", &left_spans, &v.left_marks);
         cols[1].strong(format!("{}: {title}", tr.source));
