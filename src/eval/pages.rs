@@ -85,21 +85,7 @@ pub fn render(text: &str, font: &FontVec, style: Style, rng: &mut fastrand::Rng)
                 for c in line.chars() {
                     let glyph = scaled.scaled_glyph(c);
                     let advance = scaled.h_advance(glyph.id);
-                    if let Some(outline) =
-                        font.outline_glyph(ab_glyph::Glyph { position: ab_glyph::point(x, baseline), ..glyph })
-                    {
-                        let bounds = outline.px_bounds();
-                        outline.draw(|gx, gy, coverage| {
-                            let (px, py) = (bounds.min.x as i64 + gx as i64, bounds.min.y as i64 + gy as i64);
-                            if px >= 0 && py >= 0 && (px as u32) < page.width() && (py as u32) < page.height() {
-                                let pixel = page.get_pixel_mut(px as u32, py as u32);
-                                for channel in pixel.0.iter_mut() {
-                                    let ink = 20.0 * coverage + *channel as f32 * (1.0 - coverage);
-                                    *channel = ink.round() as u8;
-                                }
-                            }
-                        });
-                    }
+                    crate::engine::decode::webfont::ink_glyph(&mut page, font, glyph, (x, baseline), 20.0);
                     x += advance;
                 }
             }
@@ -133,15 +119,7 @@ fn rotate(page: &RgbImage, degrees: f32) -> RgbImage {
         if sx < 0.0 || sy < 0.0 || sx >= (w - 1) as f32 || sy >= (h - 1) as f32 {
             return Rgb([255, 255, 255]);
         }
-        let (x0, y0) = (sx.floor() as u32, sy.floor() as u32);
-        let (fx, fy) = (sx - x0 as f32, sy - y0 as f32);
-        let p = |x, y| page.get_pixel(x, y).0;
-        let (a, b, c, d) = (p(x0, y0), p(x0 + 1, y0), p(x0, y0 + 1), p(x0 + 1, y0 + 1));
-        Rgb(std::array::from_fn(|i| {
-            let top = a[i] as f32 * (1.0 - fx) + b[i] as f32 * fx;
-            let low = c[i] as f32 * (1.0 - fx) + d[i] as f32 * fx;
-            (top * (1.0 - fy) + low * fy).round() as u8
-        }))
+        crate::engine::decode::ocr::bilinear(page, sx, sy)
     })
 }
 

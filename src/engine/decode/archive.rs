@@ -61,8 +61,6 @@ fn attr(e: &quick_xml::events::BytesStart, key: &str) -> Option<String> {
 /// A spine document with fewer letters than this is a chapter posted as pictures (or a
 /// cover): its images are read by OCR.
 const PICTURE_CHAPTER_MAX_CHARS: usize = 50;
-/// A picture is counted as a page of text read by OCR from this many letters on.
-const PICTURE_PAGE_MIN_CHARS: usize = 20;
 
 /// The text of an EPUB: its spine's documents in order, separated by blank lines; chapters
 /// that are pictures read by OCR. Also how many images were read.
@@ -113,8 +111,7 @@ pub fn epub_text(bytes: &[u8]) -> Result<(String, u32), String> {
                 let Some(bytes) = ar.read(&picture)? else { continue };
                 match super::ocr::decode_image(&bytes).and_then(|image| super::ocr::shared()?.text(&image)) {
                     Ok(read) => {
-                        // A picture with a line or two (an ornament, a title) is not a page.
-                        if read.chars().filter(|c| c.is_alphanumeric()).count() >= PICTURE_PAGE_MIN_CHARS {
+                        if read.chars().filter(|c| c.is_alphanumeric()).count() >= super::ocr::MIN_PAGE_LETTERS {
                             images_read += 1;
                         }
                         text.push_str(&read);

@@ -44,6 +44,16 @@ pub const FOLDER_EXTENSIONS: &[&str] = &[
     "azw3", "png", "jpg", "jpeg", "webp", "gif", "bmp", "tif", "tiff",
 ];
 
+/// Extensions of the pictures Zhiwen reads by OCR.
+pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "gif", "bmp", "tif", "tiff"];
+
+/// Whether `path` names a picture by its extension.
+pub fn is_image_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
 /// What a file holds, from its extension or, failing that, its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
@@ -69,7 +79,7 @@ fn format_of(path: &Path, bytes: &[u8]) -> Result<Format, String> {
         Some("rtf") => Format::Rtf,
         Some("mobi" | "azw" | "azw3" | "prc") => Format::Mobi,
         Some("pdf") => Format::Pdf,
-        Some("png" | "jpg" | "jpeg" | "webp" | "gif" | "bmp" | "tif" | "tiff") => Format::Image,
+        _ if is_image_path(path) => Format::Image,
         _ => sniff(bytes)?,
     })
 }
@@ -130,7 +140,11 @@ impl Decoded {
 
 /// Whether markup has an `@font-face` rule (before anything is done about one).
 pub fn has_font_faces(bytes: &[u8]) -> bool {
-    bytes.windows(10).any(|w| w.eq_ignore_ascii_case(b"@font-face"))
+    // Every page is asked: only the rare `@` is compared further.
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'@' && bytes.get(i..i + 10).is_some_and(|w| w.eq_ignore_ascii_case(b"@font-face")))
 }
 
 /// The text of a PDF, and how many page images were read by OCR (a PDF with no text layer:
@@ -303,7 +317,10 @@ pub fn decode_web_page(url: &str, bytes: &[u8], content_type: Option<&str>) -> R
     let mime = content_type.and_then(|c| c.split(';').next()).unwrap_or("").trim().to_ascii_lowercase();
     let charset = header_charset(content_type);
     let sniffed_html = matches!(format_of(Path::new("page"), bytes), Ok(Format::Html));
+    // A chapter posted as a picture, asked for by its own address.
+    let picture = mime.starts_with("image/") || (mime.is_empty() && ocr::is_image(bytes));
     let decoded = match mime.as_str() {
+        _ if picture => Decoded { images_read: 1, ..Decoded::of(ocr::image_text(bytes).map_err(fail)?, "image") },
         "text/html" | "application/xhtml+xml" => {
             let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
             Decoded::of(text, encoding)
@@ -312,11 +329,7 @@ pub fn decode_web_page(url: &str, bytes: &[u8], content_type: Option<&str>) -> R
             let (text, encoding) = html::decode_html_with_charset(bytes, charset).map_err(fail)?;
             Decoded::of(text, encoding)
         }
-        "text/plain" | "" if !ocr::is_image(bytes) => decode_text_bytes(bytes).map_err(fail)?,
-        // A chapter posted as a picture, asked for by its own address.
-        image if image.starts_with("image/") || (image.is_empty() && ocr::is_image(bytes)) => {
-            Decoded { images_read: 1, ..Decoded::of(ocr::image_text(bytes).map_err(fail)?, "image") }
-        }
+        "text/plain" | "" => decode_text_bytes(bytes).map_err(fail)?,
         other => return Err(fail(format!("not a web page (content type {other})"))),
     };
     if !decoded.text.chars().any(|c| c.is_alphanumeric()) {
@@ -413,6 +426,12 @@ mod tests {
         assert!(err.contains("/x/empty.txt") && err.contains("empty"), "{err}");
         let err = decode_bytes(Path::new("p.txt"), "，。！\n  \n".as_bytes()).unwrap_err().to_string();
         assert!(err.contains("no text"), "{err}");
+    }
+
+    #[test]
+    fn every_picture_extension_is_imported_from_folders() {
+        assert!(IMAGE_EXTENSIONS.iter().all(|e| FOLDER_EXTENSIONS.contains(e)));
+        assert!(is_image_path(Path::new("scan.JPG")) && !is_image_path(Path::new("page.html")));
     }
 
     #[test]

@@ -185,22 +185,27 @@ fn draw(font: &FontRef, chars: &[char]) -> image::RgbImage {
     let baseline = (height - (scaled.ascent() - scaled.descent())) / 2.0 + scaled.ascent();
     for (i, &c) in chars.iter().enumerate() {
         let x = gap + i as f32 * (size + gap);
-        let glyph = scaled.scaled_glyph(c);
-        let Some(outline) = font.outline_glyph(ab_glyph::Glyph { position: ab_glyph::point(x, baseline), ..glyph })
-        else {
-            continue;
-        };
-        let bounds = outline.px_bounds();
-        outline.draw(|gx, gy, coverage| {
-            let (px, py) = (bounds.min.x as i64 + gx as i64, bounds.min.y as i64 + gy as i64);
-            if px >= 0 && py >= 0 && (px as u32) < page.width() && (py as u32) < page.height() {
-                let value = (255.0 * (1.0 - coverage)).round() as u8;
-                let pixel = page.get_pixel_mut(px as u32, py as u32);
-                pixel.0 = pixel.0.map(|v| v.min(value));
-            }
-        });
+        ink_glyph(&mut page, font, scaled.scaled_glyph(c), (x, baseline), 0.0);
     }
     page
+}
+
+/// Draws `glyph` of `font` with its baseline's left end at `at`, in the grey `ink`
+/// (0 black), blended by how much of each pixel it covers.
+pub fn ink_glyph(page: &mut image::RgbImage, font: &impl Font, glyph: ab_glyph::Glyph, at: (f32, f32), ink: f32) {
+    let Some(outline) = font.outline_glyph(ab_glyph::Glyph { position: ab_glyph::point(at.0, at.1), ..glyph }) else {
+        return;
+    };
+    let bounds = outline.px_bounds();
+    outline.draw(|gx, gy, coverage| {
+        let (px, py) = (bounds.min.x as i64 + gx as i64, bounds.min.y as i64 + gy as i64);
+        if px >= 0 && py >= 0 && (px as u32) < page.width() && (py as u32) < page.height() {
+            let pixel = page.get_pixel_mut(px as u32, py as u32);
+            for channel in pixel.0.iter_mut() {
+                *channel = (ink * coverage + *channel as f32 * (1.0 - coverage)).round() as u8;
+            }
+        }
+    });
 }
 
 /// `text` with each character a page's scrambling fonts redraw replaced by the one they

@@ -10,7 +10,7 @@
 //! page and the pages it continues on (下一页, `?page=2`, `_2.html`).
 
 use super::fetch::{Fetcher, Page};
-use crate::engine::decode::decode_web_page;
+use crate::engine::decode::{decode_web_page, ocr};
 use crate::engine::progress::Cancel;
 use crate::{Error, Result};
 use std::collections::HashSet;
@@ -155,8 +155,9 @@ pub fn chapter(
         }
         // A picture that cannot be fetched or read is left out; the rest is kept.
         let Ok(page) = fetcher.fetch(picture.as_str()) else { continue };
-        let read = crate::engine::decode::ocr::image_text(&page.bytes);
-        if let Some(read) = read.ok().filter(|r| r.chars().filter(|c| c.is_alphanumeric()).count() >= 20) {
+        let read = ocr::image_text(&page.bytes);
+        let page_of_text = |r: &String| r.chars().filter(|c| c.is_alphanumeric()).count() >= ocr::MIN_PAGE_LETTERS;
+        if let Some(read) = read.ok().filter(page_of_text) {
             text.push('\n');
             text.push_str(&read);
             images_read += 1;
@@ -172,7 +173,8 @@ pub fn chapter(
 }
 
 /// `text` (the page's) with what the page's scrambling fonts draw in place of what its
-/// markup holds ([`crate::engine::decode::webfont`]); the fonts fetched go to `fonts`.
+/// markup holds ([`crate::engine::decode::webfont`]); the fonts fetched go to `fonts`, and
+/// one already there (the chapter's earlier pages use the same font) is not fetched again.
 /// Returns how many characters were replaced.
 fn unscramble_page(fetcher: &mut Fetcher, page: &Page, text: &mut String, fonts: &mut Vec<Page>) -> u32 {
     if !crate::engine::decode::has_font_faces(&page.bytes) {
@@ -181,6 +183,9 @@ fn unscramble_page(fetcher: &mut Fetcher, page: &Page, text: &mut String, fonts:
     let Ok(base) = Url::parse(&page.final_url) else { return 0 };
     let mut fetch = |src: &str| {
         let url = base.join(src).ok().filter(|u| matches!(u.scheme(), "http" | "https"))?;
+        if let Some(fetched) = fonts.iter().find(|f| f.url == url.as_str()) {
+            return Some(fetched.bytes.clone());
+        }
         let font = fetcher.fetch(url.as_str()).ok()?;
         let bytes = font.bytes.clone();
         fonts.push(font);

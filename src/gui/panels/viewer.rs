@@ -193,8 +193,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 
 /// Whether a suspect's path is a picture file (its text read by OCR).
 fn is_picture(path: &str) -> bool {
-    let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    matches!(ext.as_deref(), Some("png" | "jpg" | "jpeg" | "webp" | "gif" | "bmp" | "tif" | "tiff"))
+    crate::engine::decode::is_image_path(std::path::Path::new(path))
 }
 
 /// The picture as a texture, scaled down to what the graphics card can hold.

@@ -289,32 +289,35 @@ pub fn reading_order(quads: &mut Vec<Quad>) {
     }
 }
 
+/// The colour at a point between pixels, from its four neighbours (points outside the
+/// image take the nearest edge's).
+pub fn bilinear(image: &image::RgbImage, x: f32, y: f32) -> image::Rgb<u8> {
+    let (w, h) = image.dimensions();
+    let x = x.clamp(0.0, w as f32 - 1.0);
+    let y = y.clamp(0.0, h as f32 - 1.0);
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| image.get_pixel(x, y).0;
+    let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
+    image::Rgb(std::array::from_fn(|i| {
+        let top = a[i] as f32 * (1.0 - fx) + b[i] as f32 * fx;
+        let low = c[i] as f32 * (1.0 - fx) + d[i] as f32 * fx;
+        (top * (1.0 - fy) + low * fy).round() as u8
+    }))
+}
+
 /// The line's pixels straightened into an upright rectangle (bilinear sampling); a line
 /// much taller than wide (vertical writing) is turned a quarter to lie along the x axis.
 pub fn straightened_crop(image: &image::RgbImage, quad: &Quad) -> image::RgbImage {
     let [tl, tr, br, bl] = *quad;
     let width = distance(tl, tr).max(distance(bl, br)).round().max(1.0) as u32;
     let height = distance(tl, bl).max(distance(tr, br)).round().max(1.0) as u32;
-    let (iw, ih) = image.dimensions();
-    let sample = |x: f32, y: f32| -> [u8; 3] {
-        let x = x.clamp(0.0, iw as f32 - 1.0);
-        let y = y.clamp(0.0, ih as f32 - 1.0);
-        let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-        let (x1, y1) = ((x0 + 1).min(iw - 1), (y0 + 1).min(ih - 1));
-        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-        let p = |x, y| image.get_pixel(x, y).0;
-        let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
-        std::array::from_fn(|i| {
-            let top = a[i] as f32 * (1.0 - fx) + b[i] as f32 * fx;
-            let low = c[i] as f32 * (1.0 - fx) + d[i] as f32 * fx;
-            (top * (1.0 - fy) + low * fy).round() as u8
-        })
-    };
     let crop = image::RgbImage::from_fn(width, height, |u, v| {
         let (fu, fv) = ((u as f32 + 0.5) / width as f32, (v as f32 + 0.5) / height as f32);
         let x = tl.0 + (tr.0 - tl.0) * fu + (bl.0 - tl.0) * fv;
         let y = tl.1 + (tr.1 - tl.1) * fu + (bl.1 - tl.1) * fv;
-        image::Rgb(sample(x, y))
+        bilinear(image, x, y)
     });
     if height as f32 >= width as f32 * 1.5 { image::imageops::rotate270(&crop) } else { crop }
 }

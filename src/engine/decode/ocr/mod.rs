@@ -15,6 +15,8 @@
 mod detect;
 mod recognize;
 
+pub use detect::bilinear;
+
 use rten::Model;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -31,6 +33,10 @@ const MAX_PIXELS: u64 = 60_000_000;
 const STRIP_HEIGHT: u32 = 1600;
 /// ... each with this much of the picture above and below it, more than any line is tall.
 const STRIP_OVERLAP: u32 = 240;
+
+/// A picture is taken for a page of text from this many letters read on (fewer: an
+/// ornament, a logo, a title).
+pub const MIN_PAGE_LETTERS: usize = 20;
 
 /// One line of text read from an image.
 #[derive(Clone, Debug)]
