@@ -226,3 +226,30 @@ fn text_prints_each_files_text_headed_when_there_are_several() {
     assert!(stdout.contains(one.lines().next().unwrap()));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.png"));
 }
+
+#[test]
+fn a_folder_of_pictures_imports_on_all_threads_without_waiting_on_itself() {
+    if !models_installed("a_folder_of_pictures_imports_on_all_threads_without_waiting_on_itself") {
+        return;
+    }
+    // The models load on first use while other threads decode pictures too: that once
+    // deadlocked (a rayon worker waiting on the loader took another picture and waited on
+    // itself).
+    let dir = tempfile::tempdir().unwrap();
+    let pictures = dir.path().join("pictures");
+    std::fs::create_dir(&pictures).unwrap();
+    for i in 0..6 {
+        for name in ["sanguoyanyi_001_page.jpg", "hongloumeng_000_page.png"] {
+            let mut bytes = std::fs::read(ocr_fixture(name)).unwrap();
+            bytes.extend(format!("{i}").bytes()); // each file its own bytes
+            std::fs::write(pictures.join(format!("{i}_{name}")), bytes).unwrap();
+        }
+    }
+    zhiwen(dir.path())
+        .args(["import", "--quiet", "--batch", "2"])
+        .arg(&pictures)
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .success();
+    assert_eq!(crate::util::doc_count(&dir.path().join("corpus.sqlite")), 12);
+}

@@ -158,7 +158,11 @@ pub fn models_dir() -> Option<PathBuf> {
 pub fn shared() -> Result<&'static Ocr, String> {
     static OCR: OnceLock<Result<Ocr, String>> = OnceLock::new();
     OCR.get_or_init(|| match models_dir() {
-        Some(dir) => Ocr::load(&dir),
+        // Loaded on a thread of its own, inside rten's thread pool: rten loads with rayon, and
+        // a rayon worker of ours waiting on it could take on another file's decoding, ask for
+        // the models again and wait on itself (a deadlock seen importing a folder of pictures).
+        Some(dir) => std::thread::scope(|s| s.spawn(|| rten::thread_pool().run(|| Ocr::load(&dir))).join())
+            .unwrap_or_else(|_| Err("the OCR models could not be loaded (the loader failed)".to_string())),
         None => Err("the OCR models are not installed (run tools/ocr-models, or see the README, \"Text in images\")"
             .to_string()),
     })
