@@ -335,9 +335,10 @@ pub struct FingerprintArgs {
     #[arg(long, value_parser = ["winnowed", "every-step"])]
     pub anchoring: Option<String>,
     /// What tokenizing undoes: disguises too (invisible characters, look-alike letters,
-    /// noise letters, pinyin-written passages; default), or the fixed rules only (stores
-    /// made before disguises were undone).
-    #[arg(long, value_parser = ["undisguised", "plain"])]
+    /// noise letters, pinyin-written passages; default), disguises and look-alike Han
+    /// characters (形近字 such as 己/已: one token per set, at the cost of homophone swaps of
+    /// those characters), or the fixed rules only (stores made before disguises were undone).
+    #[arg(long, value_parser = ["undisguised", "lookalikes", "plain"])]
     pub normalizing: Option<String>,
 }
 

@@ -203,6 +203,7 @@ fn fingerprint_params(args: &FingerprintArgs) -> zhiwen::FingerprintParams {
         },
         normalizing: match normalizing.as_deref() {
             Some("plain") => zhiwen::engine::params::Normalizing::Plain,
+            Some("lookalikes") => zhiwen::engine::params::Normalizing::Lookalikes,
             Some(_) => zhiwen::engine::params::Normalizing::Undisguised,
             None => d.normalizing,
         },

@@ -42,6 +42,18 @@ pub enum Normalizing {
     /// single letters slipped between Han characters dropped, and passages written out in
     /// pinyin read as the initials they spell.
     Undisguised,
+    /// Disguises undone as [`Normalizing::Undisguised`] does, and look-alike Han characters
+    /// (形近字: 己/已, 未/末, 日/曰, the sets of `engine/normalize/lookalikes.txt`) given one
+    /// token per set: OCR damage and deliberate swaps vanish, but a homophone swap of a
+    /// character in a set no longer does. An option, measured in the README; not the default.
+    Lookalikes,
+}
+
+impl Normalizing {
+    /// Disguises are undone (and counted) while tokenizing.
+    pub fn undisguises(self) -> bool {
+        self != Normalizing::Plain
+    }
 }
 
 /// Where windows start, on both sides of a check.

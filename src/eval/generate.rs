@@ -284,6 +284,29 @@ pub fn noise_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String 
     out
 }
 
+/// Swaps `share` of the Han characters that have look-alikes (形近字, the sets of
+/// [`crate::engine::normalize::LOOKALIKES`]) for another of their set (己 for 已, 末 for 未).
+pub fn lookalikes(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static SETS: OnceLock<HashMap<char, Vec<char>>> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        let lines = crate::engine::normalize::LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+        lines
+            .flat_map(|set| {
+                let chars: Vec<char> = set.chars().collect();
+                chars.clone().into_iter().map(move |c| (c, chars.iter().copied().filter(|&o| o != c).collect()))
+            })
+            .collect()
+    });
+    text.chars()
+        .map(|c| match sets.get(&c) {
+            Some(others) if rng.f64() < share => others[rng.usize(..others.len())],
+            _ => c,
+        })
+        .collect()
+}
+
 /// Slips an invisible character (zero-width space, joiner, soft hyphen, word joiner)
 /// after `share` of the characters.
 pub fn invisible_chars(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {

@@ -281,6 +281,9 @@ const KINDS: &[Kind] = &[
     Kind { name: "image-long-picture", positive: true },
     Kind { name: "image-scanned-pdf", positive: true },
     Kind { name: "scrambled-font", positive: true },
+    // After them, so that adding it left the cases of every kind above as they were (its own
+    // cases differ with and without --no-ocr).
+    Kind { name: "lookalikes", positive: true },
 ];
 
 /// Cases of each OCR kind at most.
@@ -449,6 +452,11 @@ fn make_cases(kind: &Kind, n: usize, texts: &Texts, pools: &CharPools, rng: &mut
             "noise-letters-8%" => {
                 let (path, text) = pick(rng);
                 whole(format!("{}#{i}", short(path)), path, text, generate::noise_letters(text, 0.08, rng))
+            }
+            "lookalikes" => {
+                // Every character that has a look-alike swapped for one (about 6% of a chapter).
+                let (path, text) = pick(rng);
+                whole(format!("{}#{i}", short(path)), path, text, generate::lookalikes(text, 1.0, rng))
             }
             "invisible-10%" => {
                 let (path, text) = pick(rng);

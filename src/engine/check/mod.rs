@@ -20,7 +20,7 @@ pub mod verify;
 
 use crate::Result;
 use crate::engine::index::Index;
-use crate::engine::normalize::{Disguises, Normalizing, Token, token_chars, tokens, undisguised};
+use crate::engine::normalize::{Disguises, Token, token_chars, tokens, tokens_and_disguises};
 use crate::engine::params::FingerprintParams;
 use crate::engine::simhash::query_fingerprints;
 pub use crate::engine::store::{SourceDoc, WorkRef};
@@ -263,10 +263,7 @@ fn check_whole(
     path: &str,
     text: &str,
 ) -> Result<SuspectReport> {
-    let (q_tokens, disguises) = match params.normalizing {
-        Normalizing::Plain => (tokens(text, Normalizing::Plain), Disguises::default()),
-        Normalizing::Undisguised => undisguised(text),
-    };
+    let (q_tokens, disguises) = tokens_and_disguises(text, params.normalizing);
     let disguises = disguises.systematic(text.chars().count());
     let (q_spans, fps) = query_fingerprints(&q_tokens, params);
     let by_doc = lookup(index, &fps, opts.max_distance);

@@ -86,8 +86,8 @@ pub(super) fn check_in_pieces(
         let report = check_whole(index, sources, params, opts, path, &text[piece.start..piece.end])?;
         // Counted once: a piece's share of the overlap with the next is left to the next.
         let own = pieces.get(i + 1).map_or(piece.end, |next| next.start);
-        if how == Normalizing::Undisguised {
-            disguises.add(&crate::engine::normalize::undisguised(&text[piece.start..own]).1);
+        if how.undisguises() {
+            disguises.add(&crate::engine::normalize::tokens_and_disguises(&text[piece.start..own], how).1);
         }
         for mut m in report.sources {
             let passages = std::mem::take(&mut m.passages);

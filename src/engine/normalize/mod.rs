@@ -76,20 +76,29 @@ const UNIFIED_IDEOGRAPHS: std::ops::RangeInclusive<char> = '\u{4e00}'..='\u{9fff
 /// threads; a cut falls just after white space or a Han character, where no word is open,
 /// so the pieces' tokens are the text's.
 pub fn tokenize(text: &str) -> Vec<Token> {
-    pieces(text, false).into_iter().map(|p| p.tokens).collect::<Vec<_>>().concat()
+    pieces(text, Normalizing::Plain).into_iter().map(|p| p.tokens).collect::<Vec<_>>().concat()
 }
 
 /// Tokens of `text` as a store's [`Normalizing`] makes them.
 pub fn tokens(text: &str, how: Normalizing) -> Vec<Token> {
     match how {
         Normalizing::Plain => tokenize(text),
-        Normalizing::Undisguised => undisguised(text).0,
+        _ => tokens_and_disguises(text, how).0,
     }
 }
 
 /// Tokens of `text` with its disguises undone ([`disguise`]), and what was undone.
 pub fn undisguised(text: &str) -> (Vec<Token>, Disguises) {
-    let pieces = pieces(text, true);
+    tokens_and_disguises(text, Normalizing::Undisguised)
+}
+
+/// Tokens of `text` as `how` makes them, and the disguises undone (none for
+/// [`Normalizing::Plain`]).
+pub fn tokens_and_disguises(text: &str, how: Normalizing) -> (Vec<Token>, Disguises) {
+    if !how.undisguises() {
+        return (tokenize(text), Disguises::default());
+    }
+    let pieces = pieces(text, how);
     let mut tokens = Vec::with_capacity(pieces.iter().map(|p| p.tokens.len()).sum());
     let mut notes = Vec::new();
     let mut found = Disguises::default();
@@ -111,11 +120,11 @@ struct Piece {
 }
 
 /// The text's pieces (see [`tokenize`]), tokenized on all threads.
-fn pieces(text: &str, undisguise: bool) -> Vec<Piece> {
+fn pieces(text: &str, how: Normalizing) -> Vec<Piece> {
     use rayon::prelude::*;
     const PIECE: usize = 1 << 18;
     if text.len() < 2 * PIECE {
-        return vec![tokenize_from(text, 0, undisguise)];
+        return vec![tokenize_from(text, 0, how)];
     }
     let mut cuts = vec![0];
     let mut at = PIECE;
@@ -129,7 +138,7 @@ fn pieces(text: &str, undisguise: bool) -> Vec<Piece> {
     let pieces: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
     let chars: Vec<u32> = pieces.par_iter().map(|p| p.chars().count() as u32).collect();
     let firsts: Vec<u32> = chars.iter().scan(0, |seen, &n| Some(std::mem::replace(seen, *seen + n))).collect();
-    pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first, undisguise)).collect()
+    pieces.par_iter().zip(firsts).map(|(p, first)| tokenize_from(p, first, how)).collect()
 }
 
 /// The first byte offset at or after `at` where `text` can be cut without splitting a
@@ -146,9 +155,10 @@ pub fn cut_at_or_after(text: &str, at: usize) -> Option<usize> {
 }
 
 /// Tokens of `text`, whose first char is char `first` of the whole.
-fn tokenize_from(text: &str, first: u32, undisguise: bool) -> Piece {
+fn tokenize_from(text: &str, first: u32, how: Normalizing) -> Piece {
+    let undisguise = how.undisguises();
     let mut t = Tokens {
-        table: initials_table(),
+        table: if how == Normalizing::Lookalikes { lookalike_initials_table() } else { initials_table() },
         out: Vec::with_capacity(text.len() / 3),
         word: String::new(),
         word_start: 0,
@@ -281,6 +291,33 @@ fn initials_table() -> &'static InitialsTable {
     })
 }
 
+/// [`initials_table`] with every look-alike character ([`LOOKALIKES`]) given the initial of
+/// the first, commonest character of its set.
+fn lookalike_initials_table() -> &'static InitialsTable {
+    static TABLE: OnceLock<InitialsTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let plain = initials_table();
+        let mut table = InitialsTable { bmp: plain.bmp.clone(), ext: plain.ext.clone() };
+        for set in LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let mut chars = set.chars();
+            let Some(letter) = chars.next().map(initial_of) else { continue };
+            for c in chars {
+                let cp = c as u32;
+                if (BMP_HAN_START..=BMP_HAN_END).contains(&cp) {
+                    table.bmp[(cp - BMP_HAN_START) as usize] = letter;
+                } else if (EXT_HAN_START..=EXT_HAN_END).contains(&cp) {
+                    table.ext[(cp - EXT_HAN_START) as usize] = letter;
+                }
+            }
+        }
+        table
+    })
+}
+
+/// Sets of look-alike Han characters (形近字), one a line, the commonest first; made by
+/// `tools/make_lookalikes.py` (four-corner codes confirmed by the glyphs' likeness).
+pub const LOOKALIKES: &str = include_str!("lookalikes.txt");
+
 /// First letter of the default pinyin reading, 0 if the character has none.
 fn initial_of(c: char) -> u8 {
     c.to_pinyin().map_or(0, |p| p.first_letter().as_bytes()[0].to_ascii_lowercase())
@@ -318,9 +355,9 @@ mod tests {
             han.chars().zip(mixed.split(' ').cycle()).flat_map(|(c, w)| [c.to_string(), w.to_string()]).collect();
         let text = text.repeat(64 * 3);
         assert!(text.len() > 8 << 18, "{} bytes", text.len());
-        assert_eq!(tokenize(&text), tokenize_from(&text, 0, false).tokens);
+        assert_eq!(tokenize(&text), tokenize_from(&text, 0, Normalizing::Plain).tokens);
         let no_spaces = han.replace(char::is_whitespace, "").repeat(64);
-        assert_eq!(tokenize(&no_spaces), tokenize_from(&no_spaces, 0, false).tokens);
+        assert_eq!(tokenize(&no_spaces), tokenize_from(&no_spaces, 0, Normalizing::Plain).tokens);
     }
 
     #[test]
@@ -336,6 +373,30 @@ mod tests {
         let homophones = "事非城拜转投空，清山依就在，几渡夕羊红。";
         assert_eq!(initials(original), initials(traditional));
         assert_eq!(initials(original), initials(homophones));
+    }
+
+    #[test]
+    fn look_alike_han_characters_share_a_token_only_when_a_store_folds_them() {
+        // 己/已 (j/y), 未/末 (w/m), 日/曰 (r/y): OCR confuses them, pinyin initials do not.
+        let original = "已未日";
+        let damaged = "己末曰";
+        let syms = |text: &str, how| tokens(text, how).iter().map(|t| t.sym).collect::<Vec<_>>();
+        assert_ne!(syms(original, Normalizing::Undisguised), syms(damaged, Normalizing::Undisguised));
+        assert_eq!(syms(original, Normalizing::Lookalikes), syms(damaged, Normalizing::Lookalikes));
+        // Characters outside the sets keep their own initials, homophones still vanish.
+        let text = "是非成败转头空，青山依旧在";
+        assert_eq!(syms(text, Normalizing::Lookalikes), syms(text, Normalizing::Undisguised));
+        assert_eq!(syms("事非城拜转投空", Normalizing::Lookalikes), syms(text, Normalizing::Lookalikes)[..7]);
+        // Every set is Han characters of the tokenizer's tables, each in one set only.
+        let mut seen = std::collections::HashSet::new();
+        for set in LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            assert!(set.chars().count() >= 2, "{set}");
+            for c in set.chars() {
+                assert!(han_symbol(initials_table(), c).is_some_and(|s| s < 128), "{c} in {set}");
+                assert!(seen.insert(c), "{c} is in two sets");
+            }
+        }
+        assert!(seen.len() > 200, "{} characters", seen.len());
     }
 
     #[test]

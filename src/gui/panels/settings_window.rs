@@ -33,9 +33,16 @@ pub fn show(app: &mut ZhiwenApp, ctx: &egui::Context) {
             {
                 d.fingerprint.anchoring = if anchored { Anchoring::Winnowed } else { Anchoring::EveryStep };
             }
-            let mut undisguised = d.fingerprint.normalizing == Normalizing::Undisguised;
+            let mut undisguised = d.fingerprint.normalizing.undisguises();
             if setting(ui, tr.undo_disguises, tr.undo_disguises_tip, |ui| ui.checkbox(&mut undisguised, "")).changed() {
                 d.fingerprint.normalizing = if undisguised { Normalizing::Undisguised } else { Normalizing::Plain };
+            }
+            let mut lookalikes = d.fingerprint.normalizing == Normalizing::Lookalikes;
+            let fold = setting(ui, tr.fold_lookalikes, tr.fold_lookalikes_tip, |ui| {
+                ui.add_enabled(undisguised, egui::Checkbox::without_text(&mut lookalikes))
+            });
+            if fold.changed() {
+                d.fingerprint.normalizing = if lookalikes { Normalizing::Lookalikes } else { Normalizing::Undisguised };
             }
             setting(ui, tr.max_distance, tr.max_distance_tip, |ui| {
                 ui.add(
