@@ -34,7 +34,7 @@ pub mod scaleout;
 #[cfg(feature = "gui")]
 pub mod gui;
 
-pub use engine::check::{CheckOptions, Passage, SourceMatch, SuspectReport};
+pub use engine::check::{CheckOptions, CopyKind, Passage, SourceMatch, SuspectReport};
 pub use engine::corpus::Corpus;
 pub use engine::import::{ImportOptions, ImportReport};
 pub use engine::params::FingerprintParams;

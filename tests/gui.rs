@@ -1173,8 +1173,31 @@ fn a_picture_suspect_is_shown_beside_the_text_read_from_it() {
     h.run_steps(3);
     h.get_by_label("Picture");
     let viewer = h.state().viewer.as_ref().unwrap();
-    let texture = viewer.picture.as_ref().unwrap().as_ref().expect("the picture loads");
-    assert_eq!(texture.size(), [900, 1100]);
+    let textures = viewer.picture.as_ref().unwrap().as_ref().expect("the picture loads");
+    assert_eq!(textures.iter().map(|t| t.size()).collect::<Vec<_>>(), [[900, 1100]]);
     // The text beside it is the chapter's, found in the corpus.
     assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("sanguoyanyi_001.txt"));
+}
+
+#[test]
+fn a_scanned_pdf_shows_its_pages_beside_the_text_read_from_them() {
+    if zhiwen::engine::decode::ocr::models_dir().is_none() {
+        eprintln!(
+            "skipped a_scanned_pdf_shows_its_pages_beside_the_text_read_from_them: the OCR models are not installed"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = imported_harness(dir.path());
+    // Two scanned pages of 西游记's first chapter (tests/fixtures/ocr, made by img2pdf).
+    drop_to_check(&mut h, &fixtures().join("ocr/xiyouji_000_scan.pdf"));
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
+    h.get_by_label_contains("text read from images 2");
+    h.get_by_label("Show picture").click();
+    h.run_steps(3);
+    h.get_by_label("Picture");
+    let viewer = h.state().viewer.as_ref().unwrap();
+    let pages = viewer.picture.as_ref().unwrap().as_ref().expect("the pages load");
+    assert_eq!(pages.len(), 2, "one picture a page");
+    assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("xiyouji_000.txt"));
 }

@@ -129,4 +129,14 @@ mod tests {
         let json = serde_json::to_string(&FingerprintParams::default()).unwrap();
         assert!(json.contains(r#""weighting":"rarity""#), "{json}");
     }
+
+    #[test]
+    fn look_alike_folding_is_kept_by_a_store_and_is_not_the_default() {
+        let folded = FingerprintParams { normalizing: Normalizing::Lookalikes, ..FingerprintParams::default() };
+        let json = serde_json::to_string(&folded).unwrap();
+        assert!(json.contains(r#""normalizing":"lookalikes""#), "{json}");
+        assert_eq!(serde_json::from_str::<FingerprintParams>(&json).unwrap(), folded);
+        assert_eq!(FingerprintParams::default().normalizing, Normalizing::Undisguised);
+        assert!(Normalizing::Lookalikes.undisguises() && !Normalizing::Plain.undisguises());
+    }
 }

@@ -114,9 +114,10 @@ pub struct Viewer {
     /// Difference marks of all passages, sorted by start, per side.
     pub left_marks: Vec<Span>,
     pub right_marks: Vec<Span>,
-    /// A suspect read from a picture: the picture, shown beside its text when asked for
-    /// (loaded on first showing; `Err` says why it cannot be).
-    pub picture: Option<Result<egui::TextureHandle, String>>,
+    /// A suspect read from pictures (a picture, a scanned PDF's pages, an EPUB's picture
+    /// chapters): them, shown beside its text when asked for (loaded on first showing; `Err`
+    /// says why they cannot be).
+    pub picture: Option<Result<Vec<egui::TextureHandle>, String>>,
     pub show_picture: bool,
 }
 

@@ -153,6 +153,7 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
                 source_coverage: coverage[i],
                 passages: Vec::new(),
                 work: None,
+                kind: Default::default(),
             });
             m.passages.push(Passage {
                 suspect_start: ss[i] as usize,

@@ -157,6 +157,40 @@ pub struct SourceMatch {
     /// then not in the JSON).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work: Option<WorkRef>,
+    /// How the suspect copies the source: its text (not in the JSON), or a translation or
+    /// adaptation of it into another language (`engine/translation/`), whose passages are
+    /// aligned sentences rather than shared characters.
+    #[serde(default, skip_serializing_if = "CopyKind::is_text")]
+    pub kind: CopyKind,
+}
+
+/// How a suspect copies a source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CopyKind {
+    /// The source's text, however disguised.
+    #[default]
+    Text,
+    /// A faithful translation: the source's sentences one after another in another language.
+    Translation,
+    /// A free adaptation in another language: the source's story and names, retold. Never
+    /// called a copy.
+    Adaptation,
+}
+
+impl CopyKind {
+    pub fn is_text(&self) -> bool {
+        *self == CopyKind::Text
+    }
+
+    /// How reports name it, for translations and adaptations (`None` for a text copy).
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            CopyKind::Text => None,
+            CopyKind::Translation => Some("translation"),
+            CopyKind::Adaptation => Some("adaptation"),
+        }
+    }
 }
 
 impl SourceMatch {
@@ -496,6 +530,7 @@ fn match_source(
         similarity,
         source_coverage,
         work: None,
+        kind: CopyKind::Text,
         passages: passages
             .iter()
             .map(|(p, v, region)| Passage {

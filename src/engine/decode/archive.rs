@@ -65,6 +65,25 @@ const PICTURE_CHAPTER_MAX_CHARS: usize = 50;
 /// The text of an EPUB: its spine's documents in order, separated by blank lines; chapters
 /// that are pictures read by OCR. Also how many images were read.
 pub fn epub_text(bytes: &[u8]) -> Result<(String, u32), String> {
+    read_epub(bytes, &mut |bytes| super::ocr::decode_image(bytes).and_then(|image| super::ocr::shared()?.text(&image)))
+}
+
+/// The pictures of an EPUB's chapters that are pictures (what [`epub_text`] reads by OCR), in
+/// reading order; pictures that cannot be decoded are left out.
+pub fn epub_pictures(bytes: &[u8]) -> Result<Vec<image::RgbImage>, String> {
+    let mut pictures = Vec::new();
+    read_epub(bytes, &mut |bytes| {
+        pictures.extend(super::ocr::decode_image(bytes).ok());
+        Ok(String::new())
+    })?;
+    Ok(pictures)
+}
+
+/// [`epub_text`] with `read_picture` giving the text of each picture of a picture chapter.
+fn read_epub(
+    bytes: &[u8],
+    read_picture: &mut dyn FnMut(&[u8]) -> Result<String, String>,
+) -> Result<(String, u32), String> {
     let mut ar = Archive::open(bytes, "EPUB")?;
     let container = ar.read("META-INF/container.xml")?.ok_or("not a valid EPUB (no META-INF/container.xml)")?;
     let mut opf_path = None;
@@ -109,7 +128,7 @@ pub fn epub_text(bytes: &[u8]) -> Result<(String, u32), String> {
         if chapter.chars().filter(|c| c.is_alphanumeric()).count() < PICTURE_CHAPTER_MAX_CHARS {
             for picture in pictures_of(&page, &path).into_iter().filter(|p| !covers.contains(p)) {
                 let Some(bytes) = ar.read(&picture)? else { continue };
-                match super::ocr::decode_image(&bytes).and_then(|image| super::ocr::shared()?.text(&image)) {
+                match read_picture(&bytes) {
                     Ok(read) => {
                         if read.chars().filter(|c| c.is_alphanumeric()).count() >= super::ocr::MIN_PAGE_LETTERS {
                             images_read += 1;

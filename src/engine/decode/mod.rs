@@ -238,6 +238,31 @@ pub fn catch_quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
 }
 
 /// Reads and decodes one file.
+/// The pictures a file's text was read from by OCR, for showing beside it: a picture file
+/// itself, a scanned PDF's page images (at most `max`), an EPUB's picture chapters; none for
+/// other files.
+pub fn pictures_read(path: &Path, max: usize) -> std::result::Result<Vec<image::RgbImage>, String> {
+    let bytes = read_limited(path).map_err(|e| e.to_string())?;
+    let read = || -> std::result::Result<Vec<image::RgbImage>, String> {
+        if is_image_path(path) || ocr::is_image(&bytes) {
+            return Ok(vec![ocr::decode_image(&bytes)?]);
+        }
+        if bytes.starts_with(b"%PDF") {
+            let mut doc = pdf_extract::Document::load_mem(&bytes).map_err(|e| format!("cannot read the PDF: {e}"))?;
+            if doc.is_encrypted() {
+                doc.decrypt("").map_err(|_| "the PDF is encrypted with a password".to_string())?;
+            }
+            check_page_tree(&doc)?;
+            return Ok(pdf_scan::page_pictures(&doc).filter_map(|p| p.ok()).take(max).collect());
+        }
+        if bytes.starts_with(b"PK") && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("epub")) {
+            return archive::epub_pictures(&bytes).map(|p| p.into_iter().take(max).collect());
+        }
+        Ok(Vec::new())
+    };
+    catch_quietly(read).map_err(|_| format!("{}: damaged file (the reader failed on it)", path.display()))?
+}
+
 pub fn decode_file(path: &Path) -> Result<Decoded> {
     let bytes = read_limited(path)?;
     decode_bytes(path, &bytes)

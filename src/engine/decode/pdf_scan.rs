@@ -14,23 +14,17 @@ pub fn scanned_text(doc: &Document) -> Result<(String, u32), String> {
     let mut text = String::new();
     let mut read = 0u32;
     let mut refused: Option<String> = None;
-    for (_, page) in doc.get_pages() {
-        let Ok(images) = doc.get_page_images(page) else { continue };
-        for image in images {
-            if image.width < MIN_SIDE || image.height < MIN_SIDE {
+    for picture in page_pictures(doc) {
+        let picture = match picture {
+            Ok(picture) => picture,
+            Err(why) => {
+                refused.get_or_insert(why);
                 continue;
             }
-            let picture = match page_image(doc, &image) {
-                Ok(picture) => picture,
-                Err(why) => {
-                    refused.get_or_insert(why);
-                    continue;
-                }
-            };
-            text.push_str(&super::ocr::shared()?.text(&picture)?);
-            text.push('\n');
-            read += 1;
-        }
+        };
+        text.push_str(&super::ocr::shared()?.text(&picture)?);
+        text.push('\n');
+        read += 1;
     }
     if read == 0
         && let Some(why) = refused
@@ -38,6 +32,18 @@ pub fn scanned_text(doc: &Document) -> Result<(String, u32), String> {
         return Err(format!("the PDF has no text and its page images cannot be read ({why})"));
     }
     Ok((text, read))
+}
+
+/// The page images of `doc` big enough to hold text, page by page, each decoded when it is
+/// reached (a scanned book's pages would not fit in memory at once), or why it cannot be.
+pub fn page_pictures(doc: &Document) -> impl Iterator<Item = Result<image::RgbImage, String>> + '_ {
+    doc.get_pages().into_values().flat_map(move |page| {
+        let images = doc.get_page_images(page).unwrap_or_default();
+        images
+            .into_iter()
+            .filter(|image| image.width >= MIN_SIDE && image.height >= MIN_SIDE)
+            .map(move |image| page_image(doc, &image))
+    })
 }
 
 fn page_image(doc: &Document, image: &pdf_extract::xobject::PdfImage) -> Result<image::RgbImage, String> {

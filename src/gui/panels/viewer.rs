@@ -46,7 +46,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
             ui.separator();
             ui.colored_label(ui.visuals().warn_fg_color, disguises).on_hover_text(tr.disguised_tip);
         }
-        if is_picture(&report.path) {
+        if shows_pictures(report) {
             ui.toggle_value(&mut v.show_picture, tr.show_picture).on_hover_text(tr.show_picture_tip);
         }
         ui.separator();
@@ -149,21 +149,23 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     let link = app.settings.link_scrolling;
     let passages = &source.passages;
     let title = one_line(&source.label(), 60);
-    let picture = v.show_picture && is_picture(&report.path);
+    let picture = v.show_picture && shows_pictures(report);
     if picture && v.picture.is_none() {
-        v.picture = Some(load_picture(ui.ctx(), &report.path));
+        v.picture = Some(load_pictures(ui.ctx(), &report.path));
     }
     if let Some(loaded) = v.picture.as_ref().filter(|_| picture) {
-        // The picture beside the text read from it, in a panel of its own (resizable).
+        // The pictures beside the text read from them, in a panel of its own (resizable).
         egui::Panel::left("picture").resizable(true).default_size(ui.available_width() * 0.5).show(ui, |ui| {
             ui.strong(tr.picture);
             match loaded {
-                Ok(texture) => {
+                Ok(textures) => {
                     egui::ScrollArea::both().id_salt("picture").show(ui, |ui| {
-                        // As wide as the panel; tall pictures scroll.
+                        // As wide as the panel, one under another; tall pictures scroll.
                         let width = ui.available_width();
-                        let size = texture.size_vec2();
-                        ui.image((texture.id(), egui::vec2(width, size.y * width / size.x.max(1.0))));
+                        for texture in textures {
+                            let size = texture.size_vec2();
+                            ui.image((texture.id(), egui::vec2(width, size.y * width / size.x.max(1.0))));
+                        }
                     });
                 }
                 Err(why) => {
@@ -191,25 +193,33 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     app.actions.extend(actions);
 }
 
-/// Whether a suspect's path is a picture file (its text read by OCR).
-fn is_picture(path: &str) -> bool {
-    crate::engine::decode::is_image_path(std::path::Path::new(path))
+/// Whether a suspect's text was read from pictures of a file that can show them: a picture
+/// file, a scanned PDF, an EPUB of picture chapters (a web page's pictures are in its
+/// evidence package).
+fn shows_pictures(report: &crate::SuspectReport) -> bool {
+    let path = std::path::Path::new(&report.path);
+    report.web.is_none()
+        && (crate::engine::decode::is_image_path(path) || report.disguises.images > 0 && path.is_file())
 }
 
-/// The picture as a texture, scaled down to what the graphics card can hold.
-fn load_picture(ctx: &egui::Context, path: &str) -> Result<egui::TextureHandle, String> {
-    use crate::engine::decode::{ocr, read_limited};
-    let bytes = read_limited(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-    let mut picture = ocr::decode_image(&bytes)?;
+/// Pages a scanned PDF shows beside its text at most.
+const MAX_PAGES_SHOWN: usize = 60;
+
+/// The pictures as textures, each scaled down to what the graphics card can hold.
+fn load_pictures(ctx: &egui::Context, path: &str) -> Result<Vec<egui::TextureHandle>, String> {
+    let pictures = crate::engine::decode::pictures_read(std::path::Path::new(path), MAX_PAGES_SHOWN)?;
     let max = ctx.input(|i| i.max_texture_side) as u32;
-    if picture.width() > max || picture.height() > max {
-        let scale = max as f32 / picture.width().max(picture.height()) as f32;
-        let (w, h) = ((picture.width() as f32 * scale) as u32, (picture.height() as f32 * scale) as u32);
-        picture = image::imageops::resize(&picture, w.max(1), h.max(1), image::imageops::FilterType::Triangle);
-    }
-    let size = [picture.width() as usize, picture.height() as usize];
-    let color = egui::ColorImage::from_rgb(size, picture.as_raw());
-    Ok(ctx.load_texture(format!("picture {path}"), color, egui::TextureOptions::LINEAR))
+    let textures = pictures.into_iter().enumerate().map(|(i, mut picture)| {
+        if picture.width() > max || picture.height() > max {
+            let scale = max as f32 / picture.width().max(picture.height()) as f32;
+            let (w, h) = ((picture.width() as f32 * scale) as u32, (picture.height() as f32 * scale) as u32);
+            picture = image::imageops::resize(&picture, w.max(1), h.max(1), image::imageops::FilterType::Triangle);
+        }
+        let size = [picture.width() as usize, picture.height() as usize];
+        let color = egui::ColorImage::from_rgb(size, picture.as_raw());
+        ctx.load_texture(format!("picture {i} {path}"), color, egui::TextureOptions::LINEAR)
+    });
+    Ok(textures.collect())
 }
 
 /// "Disguised: passages in pinyin 1, noise letters 383" in the app's language, or `None`.
