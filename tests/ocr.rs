@@ -238,7 +238,7 @@ fn a_folder_of_pictures_imports_on_all_threads_without_waiting_on_itself() {
     let dir = tempfile::tempdir().unwrap();
     let pictures = dir.path().join("pictures");
     std::fs::create_dir(&pictures).unwrap();
-    for i in 0..6 {
+    for i in 0..4 {
         for name in ["sanguoyanyi_001_page.jpg", "hongloumeng_000_page.png"] {
             let mut bytes = std::fs::read(ocr_fixture(name)).unwrap();
             bytes.extend(format!("{i}").bytes()); // each file its own bytes
@@ -248,8 +248,9 @@ fn a_folder_of_pictures_imports_on_all_threads_without_waiting_on_itself() {
     zhiwen(dir.path())
         .args(["import", "--quiet", "--batch", "2"])
         .arg(&pictures)
-        .timeout(std::time::Duration::from_secs(300))
+        // A deadlock never ends; a debug build on a loaded 2-core machine takes minutes.
+        .timeout(std::time::Duration::from_secs(900))
         .assert()
         .success();
-    assert_eq!(crate::util::doc_count(&dir.path().join("corpus.sqlite")), 12);
+    assert_eq!(crate::util::doc_count(&dir.path().join("corpus.sqlite")), 8);
 }
