@@ -15,6 +15,7 @@ pub mod signature;
 pub mod simhash;
 pub mod store;
 pub mod time;
+pub mod translation;
 pub mod web;
 pub mod window;
 pub mod works;
