@@ -309,6 +309,10 @@ pub struct EvalArgs {
     /// Skip the kinds whose suspects are pictures read by OCR (they take minutes).
     #[arg(long)]
     pub no_ocr: bool,
+    /// Instead of the kinds, measure translated copies on real translations
+    /// (`en-translations/` against all of `zh-classics/`, `en-gutenberg/` as negatives).
+    #[arg(long)]
+    pub translations: bool,
     #[command(flatten)]
     pub fingerprint: FingerprintArgs,
     #[command(flatten)]

@@ -243,7 +243,19 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let EvalArgs { data, out, cases, seed, no_real, no_ocr, fingerprint, check } = args.clone();
+    let EvalArgs { data, out, cases, seed, no_real, no_ocr, translations, fingerprint, check } = args.clone();
+    if translations {
+        let report = zhiwen::eval::translations::run(&data, &|line| eprintln!("{line}"))?;
+        let table = zhiwen::eval::translations::render(&report);
+        print!("{table}");
+        if let Some(out) = out {
+            std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+            std::fs::write(out.join("translations.json"), serde_json::to_string_pretty(&report)?)?;
+            std::fs::write(out.join("translations.md"), &table)?;
+            eprintln!("wrote {}", out.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let opts = zhiwen::eval::EvalOptions {
         data,
         cases,

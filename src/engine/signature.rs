@@ -136,6 +136,11 @@ fn jieba() -> &'static (Jieba, TfIdf) {
     JIEBA.get_or_init(|| (Jieba::new(), TfIdf::default()))
 }
 
+/// jieba's segmenter (the one keywords use), for other steps that cut Chinese into words.
+pub fn jieba_segmenter() -> &'static Jieba {
+    &jieba().0
+}
+
 /// The keywords of `text` with their TF-IDF weights, best first.
 pub fn keywords(text: &str) -> Vec<(String, f64)> {
     let (jieba, tfidf) = jieba();

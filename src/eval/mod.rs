@@ -14,6 +14,7 @@ pub mod generate;
 pub mod metrics;
 pub mod pages;
 mod real;
+pub mod translations;
 
 use crate::engine::decode;
 use crate::engine::import::collect_files;

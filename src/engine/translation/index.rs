@@ -1,0 +1,145 @@
+//! The corpus side, indexed: each Chinese document as a translation language model over
+//! English stems (its words' dictionary senses) and as a set of name bigrams, with inverted
+//! lists so a suspect meets only the documents that share its words.
+
+use super::chinese::{self, Dictionary};
+use std::collections::HashMap;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A word of a Chinese document that has dictionary senses: where it stands and its stems.
+#[derive(Clone, Copy)]
+pub(super) struct Word {
+    /// Char offsets of the word in the document.
+    pub start: u32,
+    pub end: u32,
+    /// Its stems: `stems[first..first + count]` of the document.
+    pub first: u32,
+    pub count: u32,
+}
+
+/// One indexed document.
+pub(super) struct Document {
+    pub id: u32,
+    pub words: Vec<Word>,
+    pub stems: Vec<u32>,
+    /// A hash of the text: documents with the same text are one for ranking.
+    pub text_hash: u64,
+}
+
+/// The index of a corpus's Chinese documents.
+pub struct TranslationIndex {
+    pub(super) documents: Vec<Document>,
+    /// Stem → (document, its mass in the document: each word adds 1 / its number of stems).
+    pub(super) postings: HashMap<u32, Vec<(u32, f32)>>,
+    /// Stem → its share of all the corpus's mass (the background model).
+    pub(super) background: HashMap<u32, f64>,
+    /// Name bigram (hashed) → the documents that have it.
+    pub(super) names: HashMap<u64, Vec<u32>>,
+}
+
+/// The hash of a name bigram, `"chu erh"`.
+pub(super) fn name_key(bigram: &str) -> u64 {
+    xxh3_64(bigram.as_bytes())
+}
+
+/// Whether a text is mostly Han characters (a document this index takes).
+pub fn is_chinese(text: &str) -> bool {
+    let (mut han, mut letters) = (0usize, 0usize);
+    for c in text.chars().take(20_000) {
+        if c.is_alphabetic() {
+            letters += 1;
+            han += usize::from(('\u{3400}'..='\u{9fff}').contains(&c));
+        }
+    }
+    letters > 0 && han * 2 > letters
+}
+
+impl TranslationIndex {
+    /// Indexes the Chinese texts among `documents` (id, text) on all threads.
+    pub fn build(documents: impl IntoIterator<Item = (u32, String)>) -> TranslationIndex {
+        use rayon::prelude::*;
+        let dictionary = Dictionary::shared();
+        let texts: Vec<(u32, String)> = documents.into_iter().filter(|(_, t)| is_chinese(t)).collect();
+        let read: Vec<(Document, Vec<u64>)> = texts.par_iter().map(|(id, text)| read(*id, text, dictionary)).collect();
+        let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
+        let mut background: HashMap<u32, f64> = HashMap::new();
+        let mut names: HashMap<u64, Vec<u32>> = HashMap::new();
+        let mut total = 0f64;
+        let mut documents = Vec::with_capacity(read.len());
+        for (i, (doc, bigrams)) in read.into_iter().enumerate() {
+            let mut mass: HashMap<u32, f32> = HashMap::new();
+            for w in &doc.words {
+                let share = 1.0 / w.count as f32;
+                for s in &doc.stems[w.first as usize..(w.first + w.count) as usize] {
+                    *mass.entry(*s).or_default() += share;
+                }
+            }
+            total += doc.words.len() as f64;
+            for (stem, m) in mass {
+                postings.entry(stem).or_default().push((i as u32, m));
+                *background.entry(stem).or_default() += m as f64;
+            }
+            for b in bigrams {
+                names.entry(b).or_default().push(i as u32);
+            }
+            documents.push(doc);
+        }
+        let total = total.max(1.0);
+        background.values_mut().for_each(|m| *m /= total);
+        TranslationIndex { documents, postings, background, names }
+    }
+
+    /// Number of documents indexed.
+    pub fn len(&self) -> usize {
+        self.documents.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.documents.is_empty()
+    }
+}
+
+/// A document read: its words with senses, and its distinct name bigrams (hashed).
+fn read(id: u32, text: &str, dictionary: &Dictionary) -> (Document, Vec<u64>) {
+    let jieba = crate::engine::signature::jieba_segmenter();
+    let mut words = Vec::new();
+    let mut stems = Vec::new();
+    let mut offset = 0u32;
+    // The title line says little a translation keeps word for word; it is left out.
+    let body = crate::engine::signature::body(text);
+    let skipped = text[..text.len() - body.len()].chars().count() as u32;
+    offset += skipped;
+    for word in jieba.cut(body, true).into_iter().map(|t| t.word) {
+        let chars = word.chars().count() as u32;
+        let senses = dictionary.stems(word);
+        if !senses.is_empty() {
+            words.push(Word {
+                start: offset,
+                end: offset + chars,
+                first: stems.len() as u32,
+                count: senses.len() as u32,
+            });
+            stems.extend(senses);
+        }
+        offset += chars;
+    }
+    let mut bigrams = Vec::new();
+    let han: Vec<char> = body.chars().collect();
+    let mut readings: HashMap<char, Vec<String>> = HashMap::new();
+    for pair in han.windows(2) {
+        if !pair.iter().all(|c| ('\u{4e00}'..='\u{9fff}').contains(c)) {
+            continue;
+        }
+        for c in pair {
+            readings.entry(*c).or_insert_with(|| chinese::readings(*c));
+        }
+        for a in &readings[&pair[0]] {
+            for b in &readings[&pair[1]] {
+                bigrams.push(name_key(&format!("{a} {b}")));
+            }
+        }
+    }
+    bigrams.sort_unstable();
+    bigrams.dedup();
+    (Document { id, words, stems, text_hash: xxh3_64(text.as_bytes()) }, bigrams)
+}

@@ -1,0 +1,317 @@
+//! An English suspect against the index: candidates by a translation language model, then a
+//! windowed alignment with the few best, then the decision (translation, adaptation, or
+//! nothing).
+
+use super::english;
+use super::index::{TranslationIndex, name_key};
+use crate::engine::check::{CopyKind, Passage};
+use std::collections::HashMap;
+
+/// Dirichlet smoothing of the candidate ranking (recall) and of the readable score.
+const MU_RANK: f64 = 3000.0;
+const MU_SCORE: f64 = 1000.0;
+/// How much shared names weigh in the ranking and in the score.
+const NAME_RANK: f64 = 0.05;
+const NAME_SCORE: f64 = 0.03;
+/// Documents aligned after ranking.
+const CANDIDATES: usize = 10;
+/// English windows (known stems) and Chinese windows (words with senses), and their steps.
+const EN_WINDOW: usize = 50;
+const EN_STEP: usize = 25;
+const ZH_WINDOW: usize = 100;
+const ZH_STEP: usize = 25;
+const MU_WINDOW: f64 = 200.0;
+/// Suspects longer than this many words are cut into parts of `PART_WORDS` (a novel's worth
+/// of chapters in one file), each matched on its own.
+const MAX_WORDS: usize = 5000;
+const PART_WORDS: usize = 2500;
+/// The decision, chosen on the development half of the Giles translations (README): a
+/// translation scores at least `TRANSLATION` and beats every other document by `MARGIN`.
+pub const TRANSLATION: f64 = 0.42;
+pub const ADAPTATION: f64 = 0.40;
+pub const MARGIN: f64 = 0.14;
+
+/// A document an English text translates or adapts.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The document's id in the store.
+    pub id: u32,
+    pub kind: CopyKind,
+    /// The decision score ([`TRANSLATION`]) and how far it is ahead of the next document.
+    pub score: f64,
+    pub margin: f64,
+    /// Share of the suspect's content words whose aligned Chinese window has a word meaning
+    /// them: the similarity reports show.
+    pub explained: f64,
+    /// Names both share (`chu erh`), as the English text writes them.
+    pub names: Vec<String>,
+    /// Aligned passages: English windows and the Chinese windows they translate.
+    pub passages: Vec<Passage>,
+}
+
+/// The English suspect as the index sees it.
+struct Query<'a> {
+    words: &'a [english::Word],
+    /// Term ids of the words the corpus knows (others dropped), with their index in `words`.
+    known: Vec<(u32, usize)>,
+    bigrams: Vec<(String, u32)>,
+}
+
+/// What the suspect translates, if anything: at most one document (the best), as a
+/// translation or an adaptation.
+pub fn find(index: &TranslationIndex, text: &str) -> Option<Found> {
+    if index.is_empty() {
+        return None;
+    }
+    let dictionary = super::chinese::Dictionary::shared();
+    let words = english::content_words(text);
+    let bigrams = english::name_bigrams(text, &super::chinese::is_syllable);
+    // A long text: its parts, the best part speaking for it.
+    let parts: Vec<&[english::Word]> =
+        if words.len() <= MAX_WORDS { vec![&words[..]] } else { words.chunks(PART_WORDS).collect() };
+    let mut best: Option<Found> = None;
+    for part in parts {
+        let (from, to) = (part.first().map_or(0, |w| w.start), part.last().map_or(0, |w| w.end));
+        let known = part
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| dictionary.term(&w.stem).filter(|t| index.background.contains_key(t)).map(|t| (t, i)))
+            .collect();
+        let bigrams = bigrams.iter().filter(|(_, at)| (from..to).contains(at)).cloned().collect();
+        let query = Query { words: part, known, bigrams };
+        if let Some(found) = find_part(index, &query)
+            && best.as_ref().is_none_or(|b| found.score > b.score)
+        {
+            best = Some(found);
+        }
+    }
+    best
+}
+
+fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
+    let n = index.documents.len();
+    let nq = q.known.len();
+    if nq < 20 {
+        return None;
+    }
+    let mut counts: HashMap<u32, f64> = HashMap::new();
+    for (t, _) in &q.known {
+        *counts.entry(*t).or_default() += 1.0;
+    }
+    // Stage 1: every document sharing a stem, by the smoothed likelihood ratio per word.
+    let (mut rank, mut score) = (vec![0f64; n], vec![0f64; n]);
+    let mut touched = vec![false; n];
+    for (t, c) in &counts {
+        let pb = index.background[t];
+        for &(d, mass) in &index.postings[t] {
+            let d = d as usize;
+            rank[d] += c * (1.0 + mass as f64 / (MU_RANK * pb)).ln();
+            score[d] += c * (1.0 + mass as f64 / (MU_SCORE * pb)).ln();
+            touched[d] = true;
+        }
+    }
+    let mut names = vec![0f64; n];
+    let mut distinct: Vec<&str> = q.bigrams.iter().map(|(b, _)| b.as_str()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    for b in &distinct {
+        if let Some(docs) = index.names.get(&name_key(b)) {
+            let idf = (n as f64 / docs.len() as f64).ln();
+            for &d in docs {
+                names[d as usize] += idf;
+                touched[d as usize] = true;
+            }
+        }
+    }
+    let nqf = nq as f64;
+    let mut ranked: Vec<(f64, usize, f64)> = (0..n)
+        .filter(|&d| touched[d])
+        .map(|d| {
+            let len = index.documents[d].words.len() as f64;
+            let r = (rank[d] + nqf * (MU_RANK / (len + MU_RANK)).ln()) / nqf;
+            let s = (score[d] + nqf * (MU_SCORE / (len + MU_SCORE)).ln()) / nqf;
+            (r + NAME_RANK * names[d], d, s)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    ranked.truncate(CANDIDATES);
+    // Stage 2: aligned windows with each candidate.
+    let mut judged: Vec<(f64, usize, Alignment)> = ranked
+        .iter()
+        .map(|&(_, d, llr)| {
+            let a = align(index, d, q);
+            (a.mean + 0.5 * llr + NAME_SCORE * names[d] + 0.2 * a.diagonal, d, a)
+        })
+        .collect();
+    judged.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (top_score, top, alignment) = judged.first()?;
+    let hash = index.documents[*top].text_hash;
+    // Documents with the same text as the best (a chapter imported twice) do not compete.
+    let next = judged.iter().skip(1).find(|(_, d, _)| index.documents[*d].text_hash != hash).map(|j| j.0);
+    let margin = next.map_or(*top_score, |next| top_score - next);
+    let kind = if margin < MARGIN {
+        return None;
+    } else if *top_score >= TRANSLATION {
+        CopyKind::Translation
+    } else if *top_score >= ADAPTATION {
+        CopyKind::Adaptation
+    } else {
+        return None;
+    };
+    let doc = &index.documents[*top];
+    let shared: Vec<String> = q
+        .bigrams
+        .iter()
+        .filter(|(b, _)| index.names.get(&name_key(b)).is_some_and(|docs| docs.contains(&(*top as u32))))
+        .map(|(b, _)| b.clone())
+        .collect();
+    let mut names = shared;
+    names.sort();
+    names.dedup();
+    Some(Found {
+        id: doc.id,
+        kind,
+        score: *top_score,
+        margin,
+        explained: alignment.explained,
+        names,
+        passages: alignment.passages(q, doc),
+    })
+}
+
+/// The best Chinese window of each English window.
+struct Alignment {
+    /// Per English window: (first known word, one past the last, best Chinese window, its
+    /// score, share of its stems the Chinese window has).
+    windows: Vec<(usize, usize, usize, f64, f64)>,
+    zh_windows: Vec<(usize, usize)>,
+    mean: f64,
+    diagonal: f64,
+    explained: f64,
+}
+
+impl Alignment {
+    /// Consecutive English windows aligned to Chinese windows that go forward, as passages
+    /// (English char range ↔ Chinese char range); windows that align worse than chance are left
+    /// out.
+    fn passages(&self, q: &Query, doc: &super::index::Document) -> Vec<Passage> {
+        let mut out: Vec<Passage> = Vec::new();
+        for &(from, to, z, llr, share) in &self.windows {
+            if llr <= 0.0 {
+                continue;
+            }
+            let (zs, ze) = self.zh_windows[z];
+            let suspect_start = q.words[q.known[from].1].start as usize;
+            let suspect_end = q.words[q.known[to - 1].1].end as usize;
+            let (source_start, source_end) = (doc.words[zs].start as usize, doc.words[ze - 1].end as usize);
+            if let Some(last) = out.last_mut()
+                && suspect_start <= last.suspect_end
+                && source_start <= last.source_end
+                && source_end >= last.source_start
+            {
+                last.suspect_end = last.suspect_end.max(suspect_end);
+                last.source_start = last.source_start.min(source_start);
+                last.source_end = last.source_end.max(source_end);
+                last.containment = last.containment.max(share);
+                continue;
+            }
+            out.push(Passage {
+                suspect_start,
+                suspect_end,
+                source_start,
+                source_end,
+                distance: 0,
+                containment: share,
+                evidence_bits: 0.0,
+                region: out.len(),
+            });
+        }
+        out
+    }
+}
+
+fn spans(len: usize, window: usize, step: usize) -> Vec<(usize, usize)> {
+    if len <= window {
+        return vec![(0, len)];
+    }
+    let mut out: Vec<(usize, usize)> = (0..=len - window).step_by(step).map(|s| (s, s + window)).collect();
+    if out.last().is_some_and(|&(_, e)| e < len) {
+        out.push((len - window, len));
+    }
+    out
+}
+
+fn align(index: &TranslationIndex, d: usize, q: &Query) -> Alignment {
+    let doc = &index.documents[d];
+    let k = doc.words.len();
+    let zh = spans(k, ZH_WINDOW, ZH_STEP);
+    let zl = k.min(ZH_WINDOW) as f64;
+    let constant = (MU_WINDOW / (zl + MU_WINDOW)).ln();
+    // Each stem's mass per Chinese window (sparse), only for the suspect's stems.
+    let wanted: std::collections::HashSet<u32> = q.known.iter().map(|(t, _)| *t).collect();
+    let mut mass: HashMap<u32, HashMap<usize, f64>> = HashMap::new();
+    for (i, w) in doc.words.iter().enumerate() {
+        let share = 1.0 / w.count as f64;
+        for s in &doc.stems[w.first as usize..(w.first + w.count) as usize] {
+            if !wanted.contains(s) {
+                continue;
+            }
+            // The windows holding word i.
+            let first = zh.partition_point(|&(_, e)| e <= i);
+            for (z, &(s0, e0)) in zh.iter().enumerate().skip(first) {
+                if s0 > i {
+                    break;
+                }
+                if i < e0 {
+                    *mass.entry(*s).or_default().entry(z).or_default() += share;
+                }
+            }
+        }
+    }
+    let log_mass: HashMap<u32, Vec<(usize, f64)>> = mass
+        .into_iter()
+        .map(|(t, by_window)| {
+            let pb = index.background[&t];
+            (t, by_window.into_iter().map(|(z, m)| (z, (1.0 + m / (MU_WINDOW * pb)).ln())).collect())
+        })
+        .collect();
+    let en = spans(q.known.len(), EN_WINDOW, EN_STEP);
+    let mut windows = Vec::with_capacity(en.len());
+    let mut scores = vec![0f64; zh.len()];
+    let mut hits = vec![0u32; zh.len()];
+    for &(from, to) in &en {
+        scores.iter_mut().for_each(|s| *s = 0.0);
+        hits.iter_mut().for_each(|h| *h = 0);
+        for (t, _) in &q.known[from..to] {
+            for &(z, lg) in log_mass.get(t).map_or(&[][..], |v| &v[..]) {
+                scores[z] += lg;
+                hits[z] += 1;
+            }
+        }
+        let len = (to - from) as f64;
+        let (z, best) = scores.iter().enumerate().fold((0, f64::MIN), |b, (z, s)| if *s > b.1 { (z, *s) } else { b });
+        windows.push((from, to, z, best / len + constant, hits[z] as f64 / len));
+    }
+    let mean = windows.iter().map(|w| w.3).sum::<f64>() / windows.len().max(1) as f64;
+    let explained = windows.iter().map(|w| w.4).sum::<f64>() / windows.len().max(1) as f64;
+    let diagonal = if windows.len() < 3 {
+        0.0
+    } else {
+        let xs: Vec<f64> = (0..windows.len()).map(|i| i as f64).collect();
+        let ys: Vec<f64> = windows.iter().map(|w| w.2 as f64).collect();
+        pearson(&xs, &ys)
+    };
+    Alignment { windows, zh_windows: zh, mean, diagonal, explained }
+}
+
+fn pearson(xs: &[f64], ys: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in xs.iter().zip(ys) {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+    }
+    if sxx == 0.0 || syy == 0.0 { 0.0 } else { sxy / (sxx * syy).sqrt() }
+}
