@@ -25,6 +25,8 @@ pub struct Outcome {
     pub truth: Option<String>,
     /// What was reported: the file, translation or adaptation, score, margin.
     pub found: Option<(String, &'static str, f64, f64)>,
+    /// The best candidate whether reported or not: file, score, margin, what the score is made of.
+    pub best: Option<(String, f64, f64, translation::matching::Features)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -97,7 +99,9 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
             } else {
                 text
             };
-            let found = translation::find(&index, &text).map(|f| {
+            let best = translation::matching::best(&index, &text);
+            let described = best.as_ref().map(|f| (name_of(f.id), f.score, f.margin, f.features.clone()));
+            let found = best.and_then(translation::matching::decide).map(|f| {
                 let kind = if f.kind == CopyKind::Translation { "translation" } else { "adaptation" };
                 (name_of(f.id), kind, f.score, f.margin)
             });
@@ -107,6 +111,7 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
                 split,
                 truth: truth.clone(),
                 found,
+                best: described,
             }
         })
         .collect();
