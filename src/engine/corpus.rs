@@ -342,7 +342,9 @@ pub(crate) fn check_text_with(
         )));
     }
     let _turn = check::long_text_turn(text.len());
-    check::check_text(index, store, &store.params(), opts, path, text)
+    let mut report = check::check_text(index, store, &store.params(), opts, path, text)?;
+    crate::engine::translation::add_translations(&mut report, store, text)?;
+    Ok(report)
 }
 
 fn check_file_with(index: &Index, store: &Store, path: &Path, opts: &CheckOptions) -> Result<Checked> {

@@ -8,7 +8,7 @@ use super::jobs::{
 use super::panels;
 use super::settings::{STORAGE_KEY, Settings, Theme};
 use super::text_view::{Span, TextPane};
-use crate::engine::check::diff::{Mark, passage_diff};
+use crate::engine::check::diff::Mark;
 use crate::{Cancel, ImportReport, Progress, Stage};
 use eframe::egui;
 use std::collections::HashSet;
@@ -656,7 +656,7 @@ impl ZhiwenApp {
                 let right = TextPane::new(src);
                 let (mut lm, mut rm) = (Vec::new(), Vec::new());
                 for p in &s.passages {
-                    let d = passage_diff(left.chars(), right.chars(), p);
+                    let d = s.passage_marks(left.chars(), right.chars(), p);
                     lm.extend(d.suspect.iter().map(mark_span));
                     rm.extend(d.source.iter().map(mark_span));
                 }

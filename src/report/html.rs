@@ -3,7 +3,7 @@
 //! piece of text from the files (content, titles, paths) is untrusted and escaped.
 
 use super::{ReportInput, escape, format_utc, percent};
-use crate::engine::check::diff::{MarkKind, passage_diff};
+use crate::engine::check::diff::MarkKind;
 use std::fmt::Write;
 
 /// Characters of context shown around a passage on each side.
@@ -139,6 +139,28 @@ pub fn html(input: &ReportInput) -> String {
             n = i + 1
         );
         for (j, p) in s.passages.iter().enumerate() {
+            let d = s.passage_marks(&suspect, &source, p);
+            if !s.kind.is_text() {
+                // A translation's passages are aligned windows, not shared characters.
+                let _ = write!(
+                    out,
+                    "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>Aligned passage {}: suspect characters \
+                     {}–{}, source characters {}–{}; {} of its words have a word of the source meaning them</h4>\n\
+                     <div class=\"pair\">\n",
+                    i + 1,
+                    j + 1,
+                    j + 1,
+                    p.suspect_start,
+                    p.suspect_end,
+                    p.source_start,
+                    p.source_end,
+                    percent(p.containment),
+                );
+                side(&mut out, "Suspect", &suspect, p.suspect_start..p.suspect_end, &d.suspect);
+                side(&mut out, "Source", &source, p.source_start..p.source_end, &d.source);
+                out += "</div>\n</div>\n";
+                continue;
+            }
             if j == 0 || s.passages[j - 1].region != p.region {
                 let members: Vec<&crate::Passage> = s.passages.iter().filter(|q| q.region == p.region).collect();
                 let _ = writeln!(
@@ -150,7 +172,6 @@ pub fn html(input: &ReportInput) -> String {
                     members.iter().map(|q| q.suspect_end).max().unwrap_or(0),
                 );
             }
-            let d = passage_diff(&suspect, &source, p);
             let _ = write!(
                 out,
                 "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>Passage {}: suspect characters {}–{}, \

@@ -194,9 +194,20 @@ impl CopyKind {
 }
 
 impl SourceMatch {
-    /// How results name the source: `《西游记》第一回 …` (work and chapter), or its title.
+    /// How results name the source: `《西游记》第一回 …` (work and chapter), or its title;
+    /// `(translation)` or `(adaptation)` after it when the suspect is one.
     pub fn label(&self) -> String {
-        self.work.as_ref().map_or_else(|| self.title.clone(), |w| w.label(&self.title))
+        let name = self.work.as_ref().map_or_else(|| self.title.clone(), |w| w.label(&self.title));
+        match self.kind.label() {
+            Some(kind) => format!("{name} ({kind})"),
+            None => name,
+        }
+    }
+
+    /// What differs inside passage `p` of this source, character by character; nothing for a
+    /// translation, whose sides are in different languages.
+    pub fn passage_marks(&self, suspect: &[char], source: &[char], p: &Passage) -> diff::PassageDiff {
+        if self.kind.is_text() { diff::passage_diff(suspect, source, p) } else { diff::PassageDiff::default() }
     }
 }
 

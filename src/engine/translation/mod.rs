@@ -24,3 +24,74 @@ pub mod matching;
 
 pub use index::{TranslationIndex, is_chinese};
 pub use matching::{Found, find};
+
+use crate::Result;
+use crate::engine::check::{CopyKind, SourceMatch, SuspectReport};
+use crate::engine::store::Store;
+use std::sync::{Arc, Mutex};
+
+/// Whether a suspect is in another language than a Chinese corpus: mostly Latin letters,
+/// and enough of them to judge.
+pub fn is_other_language(text: &str) -> bool {
+    let (mut latin, mut letters) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        latin += usize::from(c.is_ascii_alphabetic());
+    }
+    letters >= 200 && latin * 5 >= letters * 4
+}
+
+/// The translation index of a store's Chinese documents, built on first use and kept for
+/// the process while the store's documents stay the same (a few seconds for 1,500 chapters).
+pub fn index_for(store: &Store) -> Result<Arc<TranslationIndex>> {
+    static CACHE: Mutex<Option<(String, u64, Arc<TranslationIndex>)>> = Mutex::new(None);
+    let documents = store.documents()?;
+    let key = store.path().map_or_else(|| format!("memory {:p}", store), |p| p.display().to_string());
+    let contents = documents
+        .iter()
+        .fold(0u64, |h, d| xxhash_rust::xxh3::xxh3_64_with_seed(d.content_hash.as_bytes(), h ^ d.id as u64));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, c, index)) = cache.as_ref()
+        && *k == key
+        && *c == contents
+    {
+        return Ok(index.clone());
+    }
+    let mut texts = Vec::with_capacity(documents.len());
+    for d in &documents {
+        if let Some(text) = store.text(d.id)? {
+            texts.push((d.id, text));
+        }
+    }
+    let index = Arc::new(TranslationIndex::build(texts));
+    *cache = Some((key, contents, index.clone()));
+    Ok(index)
+}
+
+/// Adds to a suspect's report the store's document it translates or adapts, if the suspect
+/// is in another language than the corpus and one is found (`kind` says which; passages are
+/// aligned windows, the similarity the share of its words a word of the source means).
+pub fn add_translations(report: &mut SuspectReport, store: &Store, text: &str) -> Result<()> {
+    if report.error.is_some() || !is_other_language(text) {
+        return Ok(());
+    }
+    let index = index_for(store)?;
+    let Some(found) = find(&index, text) else { return Ok(()) };
+    if report.sources.iter().any(|s| s.id == found.id) {
+        return Ok(());
+    }
+    let Some(doc) = store.source_doc(found.id)? else { return Ok(()) };
+    debug_assert!(found.kind != CopyKind::Text);
+    report.similarity = report.similarity.max(found.explained);
+    report.sources.push(SourceMatch {
+        id: found.id,
+        path: doc.path,
+        title: doc.title,
+        similarity: found.explained,
+        source_coverage: found.features.source_covered,
+        passages: found.passages,
+        work: store.work_of(found.id)?,
+        kind: found.kind,
+    });
+    Ok(())
+}
