@@ -19,6 +19,7 @@ mod precision;
 mod reliability;
 mod report;
 mod scaleout;
+mod translation;
 mod watch;
 mod web;
 mod webfont;

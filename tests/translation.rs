@@ -1,0 +1,70 @@
+//! Translated copies on real public-domain translations (tests/fixtures/translation: Herbert
+//! Giles' English versions of four 聊斋志异 stories among forty Chinese ones): each is reported as
+//! a translation of its story, with aligned passages; a Giles story whose original is not in
+//! the store and an English novel's chapter get no source.
+
+use crate::util::{fixtures, zhiwen};
+use serde_json::Value;
+
+fn translation_store(dir: &std::path::Path) {
+    let out = zhiwen(dir).args(["import", "--quiet"]).arg(fixtures().join("translation/zh")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn english_translations_are_found_with_their_chinese_stories_and_nothing_else_is() {
+    let dir = tempfile::tempdir().unwrap();
+    translation_store(dir.path());
+    let en = fixtures().join("translation/en");
+    let out = zhiwen(dir.path()).args(["check", "--json"]).arg(&en).output().unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let suspects = json["suspects"].as_array().unwrap();
+    assert_eq!(suspects.len(), 6);
+    for s in suspects {
+        let name =
+            std::path::Path::new(s["path"].as_str().unwrap()).file_stem().unwrap().to_string_lossy().into_owned();
+        let sources = s["sources"].as_array().unwrap();
+        match name.strip_prefix("giles_").filter(|n| !n.starts_with("unmatched")) {
+            Some(story) => {
+                assert_eq!(sources.len(), 1, "{name}: {sources:#?}");
+                let source = &sources[0];
+                assert!(source["path"].as_str().unwrap().ends_with(&format!("zh/{story}.txt")), "{name}: {source:#?}");
+                assert_eq!(source["kind"], "translation", "{name}");
+                assert!(source["similarity"].as_f64().unwrap() > 0.3, "{name}: {source:#?}");
+                // Passages pair English with Chinese text.
+                let p = &source["passages"][0];
+                assert!(p["suspect_end"].as_u64() > p["suspect_start"].as_u64());
+                assert!(p["source_end"].as_u64() > p["source_start"].as_u64());
+            }
+            None => assert!(sources.is_empty(), "{name} is no translation of the store's stories: {sources:#?}"),
+        }
+    }
+}
+
+#[test]
+fn a_text_copy_has_no_kind_in_the_json_and_a_translation_report_says_aligned() {
+    let dir = tempfile::tempdir().unwrap();
+    translation_store(dir.path());
+    // A Chinese story checked against itself is an ordinary copy: no "kind" (the contract of
+    // text copies is unchanged).
+    let story = fixtures().join("translation/zh/122.txt");
+    let out = zhiwen(dir.path()).args(["check", "--json"]).arg(&story).output().unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let source = &json["suspects"][0]["sources"][0];
+    assert!(source["similarity"].as_f64().unwrap() > 0.99);
+    assert!(source.get("kind").is_none(), "{source:#?}");
+    // The HTML report of a translation names it and shows aligned passages, escaped.
+    let report = dir.path().join("report.html");
+    let out = zhiwen(dir.path())
+        .arg("check")
+        .arg(fixtures().join("translation/en/giles_312.txt"))
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("(translation)"), "the source is named as translated");
+    assert!(html.contains("Aligned passage 1"));
+    assert!(!html.contains("Copied region"));
+}
