@@ -89,6 +89,19 @@ impl TranslationIndex {
         TranslationIndex { documents, postings, background, names }
     }
 
+    /// Memory the index holds, in bytes (its arrays and hash tables, approximately).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let docs: usize = self
+            .documents
+            .iter()
+            .map(|d| d.words.capacity() * size_of::<Word>() + d.stems.capacity() * 4 + size_of::<Document>())
+            .sum();
+        let postings: usize = self.postings.values().map(|v| v.capacity() * 8 + 40).sum();
+        let names: usize = self.names.values().map(|v| v.capacity() * 4 + 40).sum();
+        docs + postings + names + self.background.len() * 24
+    }
+
     /// Number of documents indexed.
     pub fn len(&self) -> usize {
         self.documents.len()
