@@ -59,3 +59,47 @@ fn harness_scores_generated_cases_and_real_pairs() {
     let table = zhiwen::eval::render(&report);
     assert!(table.contains("| excerpt | 3 | 1.000 |"), "{table}");
 }
+
+#[test]
+fn the_translation_harness_scores_real_translations_by_half() {
+    // zh-classics: the 聊斋志异 stories of the translation fixtures; en-translations: their four
+    // Giles translations (even numbers: the development half) and an unmatched one (029, odd:
+    // the test half); en-gutenberg: a Dracula chapter.
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let t = fixtures().join("translation");
+    for entry in std::fs::read_dir(t.join("zh")).unwrap().flatten() {
+        copy(&entry.path(), &d.join("zh-classics/liaozhaizhiyi").join(entry.file_name()));
+    }
+    let mut pairs = String::from("en_file\tzh_file\ttranslator\n");
+    for n in ["064", "122", "138", "312"] {
+        let en = format!("en-translations/giles-liaozhai/{n}.txt");
+        let text = std::fs::read_to_string(t.join(format!("en/giles_{n}.txt"))).unwrap();
+        std::fs::create_dir_all(d.join("en-translations/giles-liaozhai")).unwrap();
+        std::fs::write(d.join(&en), format!("story {n}\n\n{text}")).unwrap();
+        pairs += &format!("{en}\tzh-classics/liaozhaizhiyi/{n}.txt\tGiles\n");
+    }
+    std::fs::write(d.join("en-translations/pairs.tsv"), pairs).unwrap();
+    let unmatched = std::fs::read_to_string(t.join("en/giles_unmatched_029.txt")).unwrap();
+    std::fs::create_dir_all(d.join("en-translations/giles-liaozhai/unmatched")).unwrap();
+    std::fs::write(d.join("en-translations/giles-liaozhai/unmatched/giles-029.txt"), format!("story\n\n{unmatched}"))
+        .unwrap();
+    copy(&t.join("en/dracula_001.txt"), &d.join("en-gutenberg/chapters/pg345_dracula/001.txt"));
+
+    let report = zhiwen::eval::translations::run(d, &|_| {}).unwrap();
+    assert_eq!(report.corpus_documents, 39);
+    assert_eq!(report.suspects, 6);
+    for o in &report.outcomes {
+        match &o.truth {
+            Some(truth) => {
+                let (found, kind, _, _) = o.found.as_ref().unwrap_or_else(|| panic!("{o:?}"));
+                assert_eq!((found, *kind), (truth, "translation"), "{o:?}");
+            }
+            None => assert!(o.found.is_none(), "{o:?}"),
+        }
+        assert_eq!(o.split, if o.group == "giles" { "dev" } else { "test" }, "{o:?}");
+    }
+    let table = zhiwen::eval::translations::render(&report);
+    assert!(table.contains("| giles | dev | 4 | 4 | 0 | 0 | 0 |"), "{table}");
+    assert!(table.contains("| unmatched | test | 1 | 0 | 0 | 0 | 1 |"), "{table}");
+}
