@@ -6,22 +6,20 @@ use super::chinese::{self, Dictionary};
 use std::collections::HashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
-/// A word of a Chinese document that has dictionary senses: where it stands and its stems.
+/// A word of a Chinese document that has dictionary senses: where it stands and which
+/// distinct word it is (its stems are the index's `senses[sense]`).
 #[derive(Clone, Copy)]
 pub(super) struct Word {
     /// Char offsets of the word in the document.
     pub start: u32,
     pub end: u32,
-    /// Its stems: `stems[first..first + count]` of the document.
-    pub first: u32,
-    pub count: u32,
+    pub sense: u32,
 }
 
 /// One indexed document.
 pub(super) struct Document {
     pub id: u32,
     pub words: Vec<Word>,
-    pub stems: Vec<u32>,
     /// A hash of the text: documents with the same text are one for ranking.
     pub text_hash: u64,
 }
@@ -29,6 +27,8 @@ pub(super) struct Document {
 /// The index of a corpus's Chinese documents.
 pub struct TranslationIndex {
     pub(super) documents: Vec<Document>,
+    /// The stems of each distinct word of the corpus that has any, once.
+    pub(super) senses: Vec<Vec<u32>>,
     /// Stem → (document, its mass in the document: each word adds 1 / its number of stems).
     pub(super) postings: HashMap<u32, Vec<(u32, f32)>>,
     /// Stem → its share of all the corpus's mass (the background model).
@@ -60,20 +60,35 @@ impl TranslationIndex {
         use rayon::prelude::*;
         let dictionary = Dictionary::shared();
         let texts: Vec<(u32, String)> = documents.into_iter().filter(|(_, t)| is_chinese(t)).collect();
-        let read: Vec<(Document, Vec<u64>)> = texts.par_iter().map(|(id, text)| read(*id, text, dictionary)).collect();
+        let read: Vec<(Document, Vec<(u32, u32, &str)>, Vec<u64>)> =
+            texts.par_iter().map(|(id, text)| read(*id, text)).collect();
         let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
         let mut background: HashMap<u32, f64> = HashMap::new();
         let mut names: HashMap<u64, Vec<u32>> = HashMap::new();
+        // Each distinct word looked up once; words without senses are left out.
+        let mut distinct: HashMap<&str, Option<u32>> = HashMap::new();
+        let mut senses: Vec<Vec<u32>> = Vec::new();
         let mut total = 0f64;
         let mut documents = Vec::with_capacity(read.len());
-        for (i, (doc, bigrams)) in read.into_iter().enumerate() {
+        for (i, (mut doc, words, bigrams)) in read.into_iter().enumerate() {
             let mut mass: HashMap<u32, f32> = HashMap::new();
-            for w in &doc.words {
-                let share = 1.0 / w.count as f32;
-                for s in &doc.stems[w.first as usize..(w.first + w.count) as usize] {
+            for (start, end, word) in words {
+                let sense = *distinct.entry(word).or_insert_with(|| {
+                    let stems = dictionary.stems(word);
+                    (!stems.is_empty()).then(|| {
+                        senses.push(stems);
+                        senses.len() as u32 - 1
+                    })
+                });
+                let Some(sense) = sense else { continue };
+                let stems = &senses[sense as usize];
+                let share = 1.0 / stems.len() as f32;
+                for s in stems {
                     *mass.entry(*s).or_default() += share;
                 }
+                doc.words.push(Word { start, end, sense });
             }
+            doc.words.shrink_to_fit();
             total += doc.words.len() as f64;
             for (stem, m) in mass {
                 postings.entry(stem).or_default().push((i as u32, m));
@@ -86,7 +101,7 @@ impl TranslationIndex {
         }
         let total = total.max(1.0);
         background.values_mut().for_each(|m| *m /= total);
-        TranslationIndex { documents, postings, background, names }
+        TranslationIndex { documents, senses, postings, background, names }
     }
 
     /// Memory the index holds, in bytes (its arrays and hash tables, approximately).
@@ -95,8 +110,9 @@ impl TranslationIndex {
         let docs: usize = self
             .documents
             .iter()
-            .map(|d| d.words.capacity() * size_of::<Word>() + d.stems.capacity() * 4 + size_of::<Document>())
-            .sum();
+            .map(|d| d.words.capacity() * size_of::<Word>() + size_of::<Document>())
+            .sum::<usize>()
+            + self.senses.iter().map(|s| s.capacity() * 4 + 24).sum::<usize>();
         let postings: usize = self.postings.values().map(|v| v.capacity() * 8 + 40).sum();
         let names: usize = self.names.values().map(|v| v.capacity() * 4 + 40).sum();
         docs + postings + names + self.background.len() * 24
@@ -112,27 +128,18 @@ impl TranslationIndex {
     }
 }
 
-/// A document read: its words with senses, and its distinct name bigrams (hashed).
-fn read(id: u32, text: &str, dictionary: &Dictionary) -> (Document, Vec<u64>) {
+/// A document read: its words (char offsets and the word) and its distinct name bigrams
+/// (hashed).
+fn read(id: u32, text: &str) -> (Document, Vec<(u32, u32, &str)>, Vec<u64>) {
     let jieba = crate::engine::signature::jieba_segmenter();
     let mut words = Vec::new();
-    let mut stems = Vec::new();
-    let mut offset = 0u32;
     // The title line says little a translation keeps word for word; it is left out.
     let body = crate::engine::signature::body(text);
-    let skipped = text[..text.len() - body.len()].chars().count() as u32;
-    offset += skipped;
+    let mut offset = text[..text.len() - body.len()].chars().count() as u32;
     for word in jieba.cut(body, true).into_iter().map(|t| t.word) {
         let chars = word.chars().count() as u32;
-        let senses = dictionary.stems(word);
-        if !senses.is_empty() {
-            words.push(Word {
-                start: offset,
-                end: offset + chars,
-                first: stems.len() as u32,
-                count: senses.len() as u32,
-            });
-            stems.extend(senses);
+        if word.chars().any(|c| c.is_alphanumeric()) {
+            words.push((offset, offset + chars, word));
         }
         offset += chars;
     }
@@ -154,5 +161,5 @@ fn read(id: u32, text: &str, dictionary: &Dictionary) -> (Document, Vec<u64>) {
     }
     bigrams.sort_unstable();
     bigrams.dedup();
-    (Document { id, words, stems, text_hash: xxh3_64(text.as_bytes()) }, bigrams)
+    (Document { id, words: Vec::new(), text_hash: xxh3_64(text.as_bytes()) }, words, bigrams)
 }

@@ -311,8 +311,9 @@ fn align(index: &TranslationIndex, d: usize, q: &Query) -> Alignment {
     let wanted: std::collections::HashSet<u32> = q.known.iter().map(|(t, _)| *t).collect();
     let mut mass: HashMap<u32, HashMap<usize, f64>> = HashMap::new();
     for (i, w) in doc.words.iter().enumerate() {
-        let share = 1.0 / w.count as f64;
-        for s in &doc.stems[w.first as usize..(w.first + w.count) as usize] {
+        let stems = &index.senses[w.sense as usize];
+        let share = 1.0 / stems.len() as f64;
+        for s in stems {
             if !wanted.contains(s) {
                 continue;
             }
