@@ -140,53 +140,49 @@ pub fn html(input: &ReportInput) -> String {
         );
         for (j, p) in s.passages.iter().enumerate() {
             let d = s.passage_marks(&suspect, &source, p);
-            if !s.kind.is_text() {
-                // A translation's passages are aligned windows, not shared characters.
-                let _ = write!(
-                    out,
-                    "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>Aligned passage {}: suspect characters \
-                     {}–{}, source characters {}–{}; {} of its words have a word of the source meaning them</h4>\n\
-                     <div class=\"pair\">\n",
-                    i + 1,
+            let heading = if s.kind.is_text() {
+                if j == 0 || s.passages[j - 1].region != p.region {
+                    let members: Vec<&crate::Passage> = s.passages.iter().filter(|q| q.region == p.region).collect();
+                    let _ = writeln!(
+                        out,
+                        "<h3 class=\"region\">Copied region {}: {} passage(s), suspect characters {}–{}</h3>",
+                        p.region + 1,
+                        members.len(),
+                        members.iter().map(|q| q.suspect_start).min().unwrap_or(0),
+                        members.iter().map(|q| q.suspect_end).max().unwrap_or(0),
+                    );
+                }
+                format!(
+                    "Passage {}: suspect characters {}–{}, source characters {}–{}, {} characters, distance {}, \
+                     verified {} ({:.0} bits)",
                     j + 1,
+                    p.suspect_start,
+                    p.suspect_end,
+                    p.source_start,
+                    p.source_end,
+                    p.suspect_end - p.suspect_start,
+                    p.distance,
+                    percent(p.containment),
+                    p.evidence_bits
+                )
+            } else {
+                // A translation's passages are aligned windows, not shared characters.
+                format!(
+                    "Aligned passage {}: suspect characters {}–{}, source characters {}–{}; {} of its words have a \
+                     word of the source meaning them",
                     j + 1,
                     p.suspect_start,
                     p.suspect_end,
                     p.source_start,
                     p.source_end,
                     percent(p.containment),
-                );
-                side(&mut out, "Suspect", &suspect, p.suspect_start..p.suspect_end, &d.suspect);
-                side(&mut out, "Source", &source, p.source_start..p.source_end, &d.source);
-                out += "</div>\n</div>\n";
-                continue;
-            }
-            if j == 0 || s.passages[j - 1].region != p.region {
-                let members: Vec<&crate::Passage> = s.passages.iter().filter(|q| q.region == p.region).collect();
-                let _ = writeln!(
-                    out,
-                    "<h3 class=\"region\">Copied region {}: {} passage(s), suspect characters {}–{}</h3>",
-                    p.region + 1,
-                    members.len(),
-                    members.iter().map(|q| q.suspect_start).min().unwrap_or(0),
-                    members.iter().map(|q| q.suspect_end).max().unwrap_or(0),
-                );
-            }
+                )
+            };
             let _ = write!(
                 out,
-                "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>Passage {}: suspect characters {}–{}, \
-                 source characters {}–{}, {} characters, distance {}, verified {} ({:.0} bits)</h4>\n<div class=\"pair\">\n",
+                "<div class=\"passage\" id=\"source-{}-passage-{}\">\n<h4>{heading}</h4>\n<div class=\"pair\">\n",
                 i + 1,
-                j + 1,
-                j + 1,
-                p.suspect_start,
-                p.suspect_end,
-                p.source_start,
-                p.source_end,
-                p.suspect_end - p.suspect_start,
-                p.distance,
-                percent(p.containment),
-                p.evidence_bits
+                j + 1
             );
             side(&mut out, "Suspect", &suspect, p.suspect_start..p.suspect_end, &d.suspect);
             side(&mut out, "Source", &source, p.source_start..p.source_end, &d.source);
