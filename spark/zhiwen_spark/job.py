@@ -24,11 +24,13 @@ On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import time
+import urllib.request
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
@@ -447,6 +449,81 @@ def read_manifest(spark: SparkSession, path: str) -> dict:
     return manifest
 
 
+#: The prefix of the job descriptions the job's steps set (``Steps``): the Spark UI and its
+#: REST API show each stage under the step it belongs to.
+STEP_PREFIX = "zhiwen: "
+
+
+@dataclass
+class Steps:
+    """The job's steps (join, passages, ...): each Spark job a step starts is described as
+    ``zhiwen: <step>`` (``SparkContext.setJobDescription``), so its stages can be told apart
+    in the UI and in the monitoring REST API; the wall time of each step is kept."""
+
+    spark: SparkSession
+    seconds: dict = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def __call__(self, name: str):
+        sc = self.spark.sparkContext
+        sc.setJobDescription(STEP_PREFIX + name)
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[name] = round(self.seconds.get(name, 0.0) + time.monotonic() - started, 3)
+            sc.setJobDescription(None)
+
+
+STAGE_METRICS = {
+    "shuffle_write_rows": "shuffleWriteRecords",
+    "shuffle_write_bytes": "shuffleWriteBytes",
+    "shuffle_read_rows": "shuffleReadRecords",
+    "shuffle_read_bytes": "shuffleReadBytes",
+    "input_rows": "inputRecords",
+    "input_bytes": "inputBytes",
+    "output_rows": "outputRecords",
+    "executor_seconds": "executorRunTime",
+}
+
+
+def stage_metrics(spark: SparkSession, steps: Steps | None = None, settle: float = 30.0) -> dict | None:
+    """Per step: the shuffle rows and bytes its stages wrote and read, their input and
+    output, executor time, stages and tasks, from the monitoring REST API of this
+    application (``<ui>/api/v1/applications/<id>/stages``), and the step's wall time from
+    ``steps``. Stages not started by a step are summed under ``other``. None when the
+    application has no UI (``spark.ui.enabled=false``)."""
+    sc = spark.sparkContext
+    ui = sc.uiWebUrl
+    if not ui:
+        return None
+    url = f"{ui.rstrip('/')}/api/v1/applications/{sc.applicationId}/stages"
+    # The status store is fed by a listener, asynchronously: wait until no stage is pending.
+    deadline = time.monotonic() + settle
+    while True:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            stages = json.load(r)
+        if not any(s.get("status") in ("ACTIVE", "PENDING") for s in stages) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    out: dict = {}
+    for s in stages:
+        if s.get("status") != "COMPLETE":
+            continue  # skipped (its shuffle output reused) or failed attempts
+        description = s.get("description") or ""
+        name = description[len(STEP_PREFIX) :] if description.startswith(STEP_PREFIX) else "other"
+        m = out.setdefault(name, {k: 0 for k in STAGE_METRICS} | {"stages": 0, "tasks": 0})
+        for k, field_name in STAGE_METRICS.items():
+            m[k] += s.get(field_name) or 0
+        m["stages"] += 1
+        m["tasks"] += s.get("numCompleteTasks") or 0
+    for name, m in out.items():
+        m["executor_seconds"] = round(m["executor_seconds"] / 1000, 3)
+        if steps is not None and name in steps.seconds:
+            m["seconds"] = steps.seconds[name]
+    return out
+
+
 def run(
     spark: SparkSession,
     mode: str,
@@ -458,9 +535,12 @@ def run(
     options: dict | None = None,
     measure: bool = True,
     batch_rows: int = DEFAULT_BATCH_ROWS,
+    metrics: bool = False,
 ) -> str:
-    """Runs the job; returns the run folder."""
+    """Runs the job; returns the run folder. With ``metrics`` the manifest's ``stages``
+    holds each step's shuffle rows and bytes and times (``stage_metrics``)."""
     started = time.monotonic()
+    steps = Steps(spark)
     corpus = qualified(spark, corpus)
     suspects = qualified(spark, suspects) if suspects else None
     corpus_manifest = read_manifest(spark, corpus)
@@ -481,7 +561,8 @@ def run(
     corpus_keyed = corpus_keys(spark, corpus)
     if mode == "check":
         suspect_windows = spark.read.parquet(suspects + "/windows")
-        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
+        with steps("plan"):
+            pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         hits = pairs.select(
             F.col("right_doc").alias("suspect_id"),
             F.col("right_ordinal").alias("suspect_ordinal"),
@@ -491,7 +572,8 @@ def run(
         )
         suspect_texts = spark.read.parquet(suspects + "/texts")
     else:
-        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
+        with steps("plan"):
+            pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         # Windows of one document repeating themselves are not copies. Each pair of documents
         # is matched both ways (either may be the better suspect, as in `check --among`);
         # the better direction is kept below.
@@ -513,7 +595,8 @@ def run(
         )
         suspect_texts = spark.read.parquet(corpus + "/texts")
     hits_dir = run_dir + "/hits"
-    hits.write.mode("error").parquet(hits_dir)
+    with steps("join"):
+        hits.write.mode("error").parquet(hits_dir)
     hits = spark.read.parquet(hits_dir)
 
     corpus_texts = spark.read.parquet(corpus + "/texts")
@@ -536,7 +619,8 @@ def run(
         # --among` keeps: the higher similarity, the lower id as suspect on a tie. A pair
         # whose passages pass the evidence thresholds in one direction only is kept in it.
         directed = run_dir + "/_directed"
-        passages.write.mode("error").parquet(directed)
+        with steps("passages"):
+            passages.write.mode("error").parquet(directed)
         passages = spark.read.parquet(directed)
         pair = Window.partitionBy(
             F.least("suspect_id", "source_id"), F.greatest("suspect_id", "source_id")
@@ -549,7 +633,8 @@ def run(
             .select("suspect_id", "source_id")
         )
         passages = passages.join(chosen, ["suspect_id", "source_id"], "left_semi")
-    passages.write.mode("error").parquet(run_dir + "/passages")
+    with steps("passages" if mode == "check" else "choose"):
+        passages.write.mode("error").parquet(run_dir + "/passages")
     if mode == "self":
         delete(spark, directed)
     passages = spark.read.parquet(run_dir + "/passages")
@@ -562,11 +647,13 @@ def run(
         )
         .join(pair_counts, ["suspect_id", "source_id"])
     )
-    doc_pairs.write.mode("error").parquet(run_dir + "/doc_pairs")
+    with steps("doc_pairs"):
+        doc_pairs.write.mode("error").parquet(run_dir + "/doc_pairs")
 
     if stats is not None:
-        stats["hits"] = spark.read.parquet(run_dir + "/hits").count()
-        stats["doc_pairs"] = spark.read.parquet(run_dir + "/doc_pairs").count()
+        with steps("stats"):
+            stats["hits"] = spark.read.parquet(run_dir + "/hits").count()
+            stats["doc_pairs"] = spark.read.parquet(run_dir + "/doc_pairs").count()
         stats["corpus_windows"] = corpus_manifest["windows"]
         stats["suspect_windows"] = suspects_manifest["windows"] if mode == "check" else 0
     manifest = {
@@ -582,6 +669,8 @@ def run(
         "corpus_keys": corpus_keyed is not None,
         "stats": {**(stats or {}), "seconds": round(time.monotonic() - started, 3)},
     }
+    if metrics:
+        manifest["stages"] = stage_metrics(spark, steps)
     write_text(spark, run_dir + "/manifest.json", json.dumps(manifest, indent=2))
     return _local(run_dir)
 
@@ -633,6 +722,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
     p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
     p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="per step (join, passages, ...): shuffle rows and bytes written and read, and times, from Spark's "
+        "monitoring REST API (needs the UI, on by default); written to the run's manifest and printed as JSON",
+    )
     args = p.parse_args(argv)
     spark = session(args.master, args.partitions)
     if args.mode == "keys":
@@ -655,7 +750,11 @@ def main(argv: list[str] | None = None) -> None:
         args.run_id,
         measure=not args.no_stats,
         batch_rows=args.batch_rows,
+        metrics=args.metrics,
     )
+    if args.metrics:
+        stages = json.loads(read_text(spark, run_dir.rstrip("/") + "/manifest.json")).get("stages")
+        print(json.dumps({"stages": stages}))
     print(run_dir)
 
 
