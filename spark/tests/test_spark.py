@@ -181,15 +181,41 @@ def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tm
 
 def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check(spark, small_corpus, tmp_path):
     tmp, db, suspects = small_corpus
-    run_dir = job.run(spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1")
+    run_dir = job.run(
+        spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1", metrics=True
+    )
     assert_same_passages_as_check(run_dir, db, suspects)
     manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
     assert manifest["stats"]["hits"] > 0 and manifest["stats"]["doc_pairs"] > 0
+    # The test session has no UI, so no monitoring REST API to read the stages from.
+    assert manifest["stages"] is None
     # The HTML reports come out of the run too.
     html = tmp_path / "html"
     run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/", code=1)
     assert (html / "index.html").exists()
     shutil.rmtree(tmp_path / "runs")
+
+
+def test_the_passages_are_those_of_check_whatever_the_cells_the_texts_are_moved_to(spark, small_corpus, tmp_path):
+    """One cell holding every pair and its texts once, and more cells than documents (a
+    text in as many cells as it has pairs): the passages of `zhiwen check` both times."""
+    tmp, db, suspects = small_corpus
+    for cells in (1, 7):
+        run_dir = job.run(
+            spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id=f"c{cells}",
+            text_cells=cells, measure=False,
+        )  # fmt: skip
+        assert json.loads((Path(run_dir) / "manifest.json").read_text())["text_cells"] == cells
+        assert_same_passages_as_check(run_dir, db, suspects)
+
+
+def test_the_default_cells_give_every_core_work_and_bound_a_cells_texts():
+    assert job.default_text_cells(2, 10**6, self_join=True) == 4  # 10 cells for 2 cores
+    assert job.default_text_cells(2, 10**6, self_join=False) == 3  # 9 cells
+    assert job.default_text_cells(1000, 10**6, self_join=True) == 89
+    # 2 TB of texts: a cell holds 2/g of them, at most 256 MB.
+    g = job.default_text_cells(2, 2 * 10**12, self_join=True)
+    assert 2 * 2 * 10**12 / g <= job.CELL_TEXT_BYTES < 2 * 2 * 10**12 / (g - 1)
 
 
 def _exchanges(df) -> int:
@@ -259,7 +285,8 @@ def test_a_self_join_gives_the_pairs_of_check_among_whichever_side_has_the_highe
     db = str(tmp_path / "store.sqlite")
     run_cli("--db", db, "import", "--quiet", *files)
     run_cli("--db", db, "export", "--parquet", str(tmp_path / "export"))
-    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self")
+    # Two cells per side: pairs across cells and within them.
+    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self", text_cells=2)
     report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
     got = {
         (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])
