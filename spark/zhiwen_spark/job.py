@@ -95,11 +95,6 @@ def write_text(spark: SparkSession, path: str, text: str) -> None:
         stream.close()
 
 
-def delete(spark: SparkSession, path: str) -> None:
-    fs, p = _filesystem(spark, path)
-    fs.delete(p, True)
-
-
 def _local(uri: str) -> str:
     """A file: URI as the plain path `zhiwen report` reads; other URIs unchanged."""
     return uri[len("file:") :] if uri.startswith("file:") else uri
@@ -718,10 +713,9 @@ def run(
     hits_dir = run_dir + "/hits"
     with steps("join"):
         hits.write.mode("error").parquet(hits_dir)
-    hits = spark.read.parquet(hits_dir)
 
     corpus_texts = spark.read.parquet(corpus + "/texts")
-    # Read again: a plan of its own, so the joins below are no ambiguous self-joins.
+    # Read again: a plan of its own, so the join with the passages is no ambiguous self-join.
     pair_counts = spark.read.parquet(hits_dir).groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
     if text_cells is None:
         with steps("plan"):
