@@ -381,12 +381,20 @@ def passages_in_cells(
     is kept in it. ``hits_dir``: the run's ``hits/`` (read twice: the pairs' texts and their
     hits are plans of their own, so their cogroup is no ambiguous self-join)."""
 
+    suspect_bucket, source_bucket = _bucket("suspect_id", g), _bucket("source_id", g)
+    if self_join:
+        # Unordered: a document of bucket i is in the g cells (min(i, j), max(i, j)).
+        cell = F.least(suspect_bucket, source_bucket) * g + F.greatest(suspect_bucket, source_bucket)
+        cells = g * (g + 1) // 2
+    else:
+        cell = suspect_bucket * g + source_bucket
+        cells = g * g
+
     def cell_hits():
         hits = spark.read.parquet(hits_dir)
         if self_join:
             hits = hits.where(F.col("suspect_id") < F.col("source_id"))
-        cell = (_bucket("suspect_id", g) * g + _bucket("source_id", g)).alias("cell")
-        return hits.select(cell, "suspect_id", "source_id", "suspect_ordinal", "source_ordinal", "distance")
+        return hits.select(cell.alias("cell"), "suspect_id", "source_id", "suspect_ordinal", "source_ordinal", "distance")
 
     hits = cell_hits()
     pairs = cell_hits().select("cell", "suspect_id", "source_id").distinct()
@@ -402,9 +410,12 @@ def passages_in_cells(
             docs.where(F.col("role") == 1).join(source_texts.select("id", "text"), "id")
         )
     texts = texts.select("cell", "role", "id", "text")
+    # As many partitions as cells, both sides alike (so the cogroup adds no exchange): the
+    # cells are CPU work, which adaptive execution would coalesce by their bytes.
     return (
-        hits.groupBy("cell")
-        .cogroup(texts.groupBy("cell"))
+        hits.repartition(cells, "cell")
+        .groupBy("cell")
+        .cogroup(texts.repartition(cells, "cell").groupBy("cell"))
         .applyInArrow(_cell_passages_kernel(params_json, options_json, self_join), PASSAGE_SCHEMA)
     )
 
