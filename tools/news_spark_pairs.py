@@ -17,6 +17,11 @@ recall: the share of the truth's pairs called. Prints one JSON line per threshol
 then the one asked.
 
     tools/news_spark_pairs.py DATA_DIR RUN_DIR [--threshold 0.8] [--among AMONG.json]
+    tools/news_spark_pairs.py DATA_DIR --subset 2000 > files.txt
+
+(--subset N: print N articles, those of every truth pair and others drawn with seed 13, to run
+`zhiwen check --among` on when all 11,743 are too many: `cd DATA_DIR/zh-news-2018 && zhiwen
+check --among --json $(cat files.txt) > AMONG.json`.)
 
 (--among: the JSON of `zhiwen check --among --json` on the same files, or on a subset of them:
 the run's pairs among those files must be its pairs, with the same similarities.)
@@ -24,6 +29,7 @@ Needs pyarrow and `pip install datasketch`.
 """
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -33,7 +39,8 @@ from datasketch import MinHash, MinHashLSH
 
 p = argparse.ArgumentParser()
 p.add_argument("data")
-p.add_argument("run")
+p.add_argument("run", nargs="?")
+p.add_argument("--subset", type=int)
 p.add_argument("--threshold", type=float, default=0.8)
 p.add_argument("--among")
 args = p.parse_args()
@@ -82,6 +89,13 @@ def jaccard(a, b):
 
 truth = {pair for pair in loose if jaccard(*pair) >= 0.8}
 print(f"ground truth: {len(loose)} candidates, {len(truth)} pairs at J >= 0.8 ({time.time() - t:.1f} s)", file=sys.stderr)
+
+if args.subset:
+    members = sorted({f for pair in truth for f in pair})
+    rest = sorted(set(files) - set(members))
+    random.Random(13).shuffle(rest)
+    print("\n".join(sorted(members + rest[: max(0, args.subset - len(members))])))
+    sys.exit(0)
 
 run = Path(args.run)
 manifest = json.loads((run / "manifest.json").read_text())
