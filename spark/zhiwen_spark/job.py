@@ -705,20 +705,19 @@ def run(
         # is matched both ways (either may be the better suspect, as in `check --among`);
         # the better direction is kept below.
         cross = pairs.where(F.col("left_doc") != F.col("right_doc"))
-        hits = cross.select(
-            F.col("left_doc").alias("suspect_id"),
-            F.col("left_ordinal").alias("suspect_ordinal"),
-            F.col("right_doc").alias("source_id"),
-            F.col("right_ordinal").alias("source_ordinal"),
-            "distance",
-        ).unionAll(
-            cross.select(
-                F.col("right_doc").alias("suspect_id"),
-                F.col("right_ordinal").alias("suspect_ordinal"),
-                F.col("left_doc").alias("source_id"),
-                F.col("left_ordinal").alias("source_ordinal"),
-                "distance",
+        # Both directions from one pass over the join's output (a union of two selections
+        # would run the join twice).
+        def direction(suspect: str, source: str):
+            return F.struct(
+                F.col(f"{suspect}_doc").alias("suspect_id"),
+                F.col(f"{suspect}_ordinal").alias("suspect_ordinal"),
+                F.col(f"{source}_doc").alias("source_id"),
+                F.col(f"{source}_ordinal").alias("source_ordinal"),
+                F.col("distance").alias("distance"),
             )
+
+        hits = cross.select(F.explode(F.array(direction("left", "right"), direction("right", "left"))).alias("hit")).select(
+            "hit.*"
         )
         suspect_texts = spark.read.parquet(corpus + "/texts")
     hits_dir = run_dir + "/hits"
