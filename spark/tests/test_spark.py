@@ -249,12 +249,27 @@ def test_the_keys_workflow_across_two_sessions_gives_the_passages_of_check(small
         cmd = [sys.executable, "-m", "zhiwen_spark.job", *args, "--master", "local[2]", "--partitions", "4"]
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, f"{' '.join(args)} exited {p.returncode}:\n{p.stderr[-4000:]}"
-        return p.stdout.strip().splitlines()[-1]
+        return p.stdout.strip().splitlines()
 
-    assert job_py("keys", "--corpus", str(corpus), "--buckets", "4") == f"file:{corpus}/keys"
-    run_dir = job_py("check", "--corpus", str(corpus), "--suspects", str(tmp / "suspects"), "--out", str(tmp_path / "runs"))
-    assert json.loads((Path(run_dir) / "manifest.json").read_text())["corpus_keys"], "the check read the keys"
+    assert job_py("keys", "--corpus", str(corpus), "--buckets", "4")[-1] == f"file:{corpus}/keys"
+    *printed, run_dir = job_py(
+        "check", "--corpus", str(corpus), "--suspects", str(tmp / "suspects"), "--out", str(tmp_path / "runs"), "--metrics"
+    )
+    manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
+    assert manifest["corpus_keys"], "the check read the keys"
     assert_same_passages_as_check(run_dir, db, suspects)
+    # --metrics: each step's stages, read from the running application's REST API (the UI is on
+    # by default), printed and in the manifest: the join shuffles the suspects' 4 rows a window
+    # (and the group sizes) and writes the hits; the passages step moves every hit to its cell
+    # and writes the passages.
+    stages = json.loads(printed[-1])["stages"]
+    assert stages == manifest["stages"]
+    suspect_windows = json.loads((tmp / "suspects" / "manifest.json").read_text())["windows"]
+    assert stages["join"]["shuffle_write_rows"] >= 4 * suspect_windows
+    assert stages["join"]["output_rows"] == manifest["stats"]["hits"] > 0
+    assert stages["passages"]["shuffle_write_rows"] >= manifest["stats"]["hits"]
+    assert stages["passages"]["output_rows"] == pq.read_table(Path(run_dir) / "passages").num_rows > 0
+    assert stages["passages"]["shuffle_write_bytes"] > 0 and stages["passages"]["seconds"] > 0
 
 
 def test_a_corpus_joined_with_itself_reports_the_documents_that_share_text(spark, tmp_path):
