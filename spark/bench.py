@@ -121,6 +121,9 @@ class Standalone:
 
     def __init__(self, workers: int, cores: int, memory: str, folder: str):
         self.env = {**os.environ, "SPARK_HOME": str(SPARK_HOME), "SPARK_LOCAL_IP": "127.0.0.1", "SPARK_LOG_DIR": folder}
+        # The executors get nothing from this machine's Python but the packed environment.
+        for name in ("PYTHONPATH", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"):
+            self.env.pop(name, None)
         self.folder = Path(folder)
         self.procs: list[tuple[subprocess.Popen, Path]] = []
         port = free_port()
@@ -173,6 +176,9 @@ def session(args, cluster: Standalone | None) -> SparkSession:
     builder = SparkSession.builder.appName("zhiwen-bench").config("spark.sql.shuffle.partitions", str(args.partitions))
     if cluster is not None:
         package = Path(args.package)
+        # The executors' Python: PySpark takes it from PYSPARK_PYTHON when the session is made
+        # in this process (spark.pyspark.python is read by spark-submit alone).
+        os.environ["PYSPARK_PYTHON"] = "./environment/bin/python"
         builder = (
             builder.master(cluster.url)
             .config("spark.archives", f"{package / 'zhiwen-env.tar.gz'}#environment")

@@ -421,9 +421,8 @@ def passages_in_cells(
 
 
 def _cell_passages_kernel(params_json: str, options_json: str, self_join: bool):
-    """applyInArrow over a cell: (key, hits, texts) -> the passages of its pairs."""
-    import numpy as np
-
+    """applyInArrow over a cell: (key, hits, texts) -> the passages of its pairs. Needs
+    pyarrow alone (the packed environment has no numpy)."""
     schema = _passage_arrow_schema()
 
     def match(hits: pa.Table, suspect_id: int, suspect_text: str, source_id: int, source_text: str) -> pa.Table:
@@ -450,13 +449,12 @@ def _cell_passages_kernel(params_json: str, options_json: str, self_join: bool):
             )
         }
         hits = hits.sort_by([("suspect_id", "ascending"), ("source_id", "ascending")])
-        q = hits.column("suspect_id").to_numpy()
-        s = hits.column("source_id").to_numpy()
-        starts = np.flatnonzero(np.r_[True, (q[1:] != q[:-1]) | (s[1:] != s[:-1])])
-        ends = np.r_[starts[1:], len(q)]
+        q = hits.column("suspect_id").to_pylist()
+        s = hits.column("source_id").to_pylist()
+        starts = [i for i in range(len(q)) if i == 0 or q[i] != q[i - 1] or s[i] != s[i - 1]]
         out = []
-        for start, end in zip(starts.tolist(), ends.tolist()):
-            a, b = int(q[start]), int(s[start])
+        for start, end in zip(starts, [*starts[1:], len(q)]):
+            a, b = q[start], s[start]
             pair_hits = hits.slice(start, end - start)
             if not self_join:
                 if (0, a) in text_of and (1, b) in text_of:
