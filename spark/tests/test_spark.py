@@ -181,15 +181,41 @@ def test_u64_fingerprints_survive_the_parquet_round_trip(spark, small_corpus, tm
 
 def test_a_small_corpus_checked_through_spark_gives_the_passages_of_zhiwen_check(spark, small_corpus, tmp_path):
     tmp, db, suspects = small_corpus
-    run_dir = job.run(spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1")
+    run_dir = job.run(
+        spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id="r1", metrics=True
+    )
     assert_same_passages_as_check(run_dir, db, suspects)
     manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
     assert manifest["stats"]["hits"] > 0 and manifest["stats"]["doc_pairs"] > 0
+    # The test session has no UI, so no monitoring REST API to read the stages from.
+    assert manifest["stages"] is None
     # The HTML reports come out of the run too.
     html = tmp_path / "html"
     run_cli("report", "--from-parquet", run_dir, "--report", str(html) + "/", code=1)
     assert (html / "index.html").exists()
     shutil.rmtree(tmp_path / "runs")
+
+
+def test_the_passages_are_those_of_check_whatever_the_cells_the_texts_are_moved_to(spark, small_corpus, tmp_path):
+    """One cell holding every pair and its texts once, and more cells than documents (a
+    text in as many cells as it has pairs): the passages of `zhiwen check` both times."""
+    tmp, db, suspects = small_corpus
+    for cells in (1, 7):
+        run_dir = job.run(
+            spark, "check", str(tmp / "export"), str(tmp / "suspects"), str(tmp_path / "runs"), run_id=f"c{cells}",
+            text_cells=cells, measure=False,
+        )  # fmt: skip
+        assert json.loads((Path(run_dir) / "manifest.json").read_text())["text_cells"] == cells
+        assert_same_passages_as_check(run_dir, db, suspects)
+
+
+def test_the_default_cells_give_every_core_work_and_bound_a_cells_texts():
+    assert job.default_text_cells(2, 10**6, self_join=True) == 4  # 10 cells for 2 cores
+    assert job.default_text_cells(2, 10**6, self_join=False) == 3  # 9 cells
+    assert job.default_text_cells(1000, 10**6, self_join=True) == 89
+    # 2 TB of texts: a cell holds 2/g of them, at most 256 MB.
+    g = job.default_text_cells(2, 2 * 10**12, self_join=True)
+    assert 2 * 2 * 10**12 / g <= job.CELL_TEXT_BYTES < 2 * 2 * 10**12 / (g - 1)
 
 
 def _exchanges(df) -> int:
@@ -223,12 +249,27 @@ def test_the_keys_workflow_across_two_sessions_gives_the_passages_of_check(small
         cmd = [sys.executable, "-m", "zhiwen_spark.job", *args, "--master", "local[2]", "--partitions", "4"]
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, f"{' '.join(args)} exited {p.returncode}:\n{p.stderr[-4000:]}"
-        return p.stdout.strip().splitlines()[-1]
+        return p.stdout.strip().splitlines()
 
-    assert job_py("keys", "--corpus", str(corpus), "--buckets", "4") == f"file:{corpus}/keys"
-    run_dir = job_py("check", "--corpus", str(corpus), "--suspects", str(tmp / "suspects"), "--out", str(tmp_path / "runs"))
-    assert json.loads((Path(run_dir) / "manifest.json").read_text())["corpus_keys"], "the check read the keys"
+    assert job_py("keys", "--corpus", str(corpus), "--buckets", "4")[-1] == f"file:{corpus}/keys"
+    *printed, run_dir = job_py(
+        "check", "--corpus", str(corpus), "--suspects", str(tmp / "suspects"), "--out", str(tmp_path / "runs"), "--metrics"
+    )
+    manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
+    assert manifest["corpus_keys"], "the check read the keys"
     assert_same_passages_as_check(run_dir, db, suspects)
+    # --metrics: each step's stages, read from the running application's REST API (the UI is on
+    # by default), printed and in the manifest: the join shuffles the suspects' 4 rows a window
+    # (and the group sizes) and writes the hits; the passages step moves every hit to its cell
+    # and writes the passages.
+    stages = json.loads(printed[-1])["stages"]
+    assert stages == manifest["stages"]
+    suspect_windows = json.loads((tmp / "suspects" / "manifest.json").read_text())["windows"]
+    assert stages["join"]["shuffle_write_rows"] >= 4 * suspect_windows
+    assert stages["join"]["output_rows"] == manifest["stats"]["hits"] > 0
+    assert stages["passages"]["shuffle_write_rows"] >= manifest["stats"]["hits"]
+    assert stages["passages"]["output_rows"] == pq.read_table(Path(run_dir) / "passages").num_rows > 0
+    assert stages["passages"]["shuffle_write_bytes"] > 0 and stages["passages"]["seconds"] > 0
 
 
 def test_a_corpus_joined_with_itself_reports_the_documents_that_share_text(spark, tmp_path):
@@ -259,7 +300,8 @@ def test_a_self_join_gives_the_pairs_of_check_among_whichever_side_has_the_highe
     db = str(tmp_path / "store.sqlite")
     run_cli("--db", db, "import", "--quiet", *files)
     run_cli("--db", db, "export", "--parquet", str(tmp_path / "export"))
-    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self")
+    # Two cells per side: pairs across cells and within them.
+    run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self", text_cells=2)
     report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
     got = {
         (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])

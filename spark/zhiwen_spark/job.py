@@ -24,11 +24,13 @@ On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import time
+import urllib.request
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
@@ -91,11 +93,6 @@ def write_text(spark: SparkSession, path: str, text: str) -> None:
         stream.write(bytearray(text.encode("utf-8")))
     finally:
         stream.close()
-
-
-def delete(spark: SparkSession, path: str) -> None:
-    fs, p = _filesystem(spark, path)
-    fs.delete(p, True)
 
 
 def _local(uri: str) -> str:
@@ -330,13 +327,105 @@ def group_stats(left: DataFrame, right: DataFrame | None, hot_rows: int = DEFAUL
     }
 
 
-def _passages_kernel(params_json: str, options_json: str):
-    def run(key, hits: pa.Table, texts: pa.Table) -> pa.Table:
-        suspect_id, source_id = key[0].as_py(), key[1].as_py()
-        if hits.num_rows == 0 or texts.num_rows == 0:
-            return pa.Table.from_pylist([], schema=_passage_arrow_schema())
-        suspect_text = texts.column("suspect_text")[0].as_py()
-        source_text = texts.column("source_text")[0].as_py()
+#: Texts one cell of the passages step may have to hold, at most (``default_text_cells``).
+CELL_TEXT_BYTES = 256 << 20
+
+
+def default_text_cells(parallelism: int, text_bytes: int, self_join: bool) -> int:
+    """The buckets g per side of the passages step's cells: the fewest that give at least 4
+    cells per core (g(g+1)/2 cells in a self-join, g^2 in a check) and keep a cell's texts
+    (2/g of them at most) within ``CELL_TEXT_BYTES``. Each text moves to at most g cells."""
+    g = 1
+    while (g * (g + 1) // 2 if self_join else g * g) < 4 * max(parallelism, 1):
+        g += 1
+    return max(g, -(-2 * text_bytes // CELL_TEXT_BYTES), 1)
+
+
+def _text_bytes(spark: SparkSession, export: str) -> int:
+    """The texts' size in UTF-8, at most (3 bytes a character: CJK), from ``documents/``."""
+    if not exists(spark, export + "/documents"):
+        return 0
+    row = spark.read.parquet(export + "/documents").agg(F.sum("chars").alias("chars")).first()
+    return 3 * int(row["chars"] or 0)
+
+
+def _bucket(column, g: int):
+    return F.pmod(F.xxhash64(column), F.lit(g))
+
+
+def passages_in_cells(
+    spark: SparkSession,
+    hits_dir: str,
+    suspect_texts: DataFrame,
+    source_texts: DataFrame,
+    self_join: bool,
+    g: int,
+    params_json: str,
+    options_json: str,
+) -> DataFrame:
+    """The passages of every (suspect, source) pair of ``hits``, by ``check::match_pair``,
+    with each text moved to a few cells, not once per pair.
+
+    Documents are hashed into ``g`` buckets per side; a pair belongs to the cell (bucket
+    of its suspect, bucket of its source), and a cell gets its pairs' hits and, once each,
+    the texts of the documents its pairs name: a text moves to at most g cells (to as many
+    as it has pairs when fewer), where joining texts onto every pair moved it once per
+    pair, twice for the suspect's. The kernel is called per pair with the same hits and
+    texts as before, so the passages are the same.
+
+    In a self-join (``hits`` holding both directions of each pair of documents) a cell is
+    (bucket of the lower id, bucket of the higher), only the hits with the lower id as
+    suspect are moved (the other direction is the same rows swapped), both directions are
+    matched in the cell and the one `check --among` keeps is kept: the higher similarity,
+    the lower id as suspect on a tie; a pair passing the thresholds in one direction only
+    is kept in it. ``hits_dir``: the run's ``hits/`` (read twice: the pairs' texts and their
+    hits are plans of their own, so their cogroup is no ambiguous self-join)."""
+
+    suspect_bucket, source_bucket = _bucket("suspect_id", g), _bucket("source_id", g)
+    if self_join:
+        # Unordered: a document of bucket i is in the g cells (min(i, j), max(i, j)).
+        cell = F.least(suspect_bucket, source_bucket) * g + F.greatest(suspect_bucket, source_bucket)
+        cells = g * (g + 1) // 2
+    else:
+        cell = suspect_bucket * g + source_bucket
+        cells = g * g
+
+    def cell_hits():
+        hits = spark.read.parquet(hits_dir)
+        if self_join:
+            hits = hits.where(F.col("suspect_id") < F.col("source_id"))
+        return hits.select(cell.alias("cell"), "suspect_id", "source_id", "suspect_ordinal", "source_ordinal", "distance")
+
+    hits = cell_hits()
+    pairs = cell_hits().select("cell", "suspect_id", "source_id").distinct()
+    # role 0: a suspect's text, 1: a source's (a check's suspects and corpus number their
+    # documents apart); a self-join's texts are all the corpus's (role 0).
+    suspect_docs = pairs.select("cell", F.lit(0).alias("role"), F.col("suspect_id").alias("id"))
+    source_docs = pairs.select("cell", F.lit(0 if self_join else 1).alias("role"), F.col("source_id").alias("id"))
+    docs = suspect_docs.unionAll(source_docs).distinct()
+    if self_join:
+        texts = docs.join(source_texts.select("id", "text"), "id")
+    else:
+        texts = docs.where(F.col("role") == 0).join(suspect_texts.select("id", "text"), "id").unionAll(
+            docs.where(F.col("role") == 1).join(source_texts.select("id", "text"), "id")
+        )
+    texts = texts.select("cell", "role", "id", "text")
+    # As many partitions as cells, both sides alike (so the cogroup adds no exchange): the
+    # cells are CPU work, which adaptive execution would coalesce by their bytes.
+    return (
+        hits.repartition(cells, "cell")
+        .groupBy("cell")
+        .cogroup(texts.repartition(cells, "cell").groupBy("cell"))
+        .applyInArrow(_cell_passages_kernel(params_json, options_json, self_join), PASSAGE_SCHEMA)
+    )
+
+
+def _cell_passages_kernel(params_json: str, options_json: str, self_join: bool):
+    """applyInArrow over a cell: (key, hits, texts) -> the passages of its pairs. Needs
+    pyarrow alone (the packed environment has no numpy)."""
+    schema = _passage_arrow_schema()
+
+    def match(hits: pa.Table, suspect_id: int, suspect_text: str, source_id: int, source_text: str) -> pa.Table:
         found = kernel.match_passages(
             hits.select(["suspect_ordinal", "source_ordinal", "distance"]),
             suspect_text,
@@ -348,7 +437,44 @@ def _passages_kernel(params_json: str, options_json: str):
         n = found.num_rows
         found = found.add_column(0, "source_id", pa.array([source_id] * n, pa.int64()))
         found = found.add_column(0, "suspect_id", pa.array([suspect_id] * n, pa.int64()))
-        return found
+        return found.cast(schema)
+
+    def run(key, hits: pa.Table, texts: pa.Table) -> pa.Table:
+        if hits.num_rows == 0 or texts.num_rows == 0:
+            return schema.empty_table()
+        text_of = {
+            (role, doc): text
+            for role, doc, text in zip(
+                texts.column("role").to_pylist(), texts.column("id").to_pylist(), texts.column("text").to_pylist()
+            )
+        }
+        hits = hits.sort_by([("suspect_id", "ascending"), ("source_id", "ascending")])
+        q = hits.column("suspect_id").to_pylist()
+        s = hits.column("source_id").to_pylist()
+        starts = [i for i in range(len(q)) if i == 0 or q[i] != q[i - 1] or s[i] != s[i - 1]]
+        out = []
+        for start, end in zip(starts, [*starts[1:], len(q)]):
+            a, b = q[start], s[start]
+            pair_hits = hits.slice(start, end - start)
+            if not self_join:
+                if (0, a) in text_of and (1, b) in text_of:
+                    out.append(match(pair_hits, a, text_of[(0, a)], b, text_of[(1, b)]))
+                continue
+            if (0, a) not in text_of or (0, b) not in text_of:
+                continue
+            # a < b: these hits are a's windows against b's; b against a is the same rows swapped.
+            swapped = pair_hits.select(["source_ordinal", "suspect_ordinal", "distance"]).rename_columns(
+                ["suspect_ordinal", "source_ordinal", "distance"]
+            )
+            forward = match(pair_hits, a, text_of[(0, a)], b, text_of[(0, b)])
+            backward = match(swapped, b, text_of[(0, b)], a, text_of[(0, a)])
+            found = [f for f in (forward, backward) if f.num_rows > 0]
+            if len(found) == 2:
+                # The higher similarity; on a tie the lower id (a) as suspect.
+                fs, bs = forward.column("similarity")[0].as_py(), backward.column("similarity")[0].as_py()
+                found = [backward] if bs > fs else [forward]
+            out.extend(found)
+        return pa.concat_tables(out) if out else schema.empty_table()
 
     return run
 
@@ -447,6 +573,81 @@ def read_manifest(spark: SparkSession, path: str) -> dict:
     return manifest
 
 
+#: The prefix of the job descriptions the job's steps set (``Steps``): the Spark UI and its
+#: REST API show each stage under the step it belongs to.
+STEP_PREFIX = "zhiwen: "
+
+
+@dataclass
+class Steps:
+    """The job's steps (join, passages, ...): each Spark job a step starts is described as
+    ``zhiwen: <step>`` (``SparkContext.setJobDescription``), so its stages can be told apart
+    in the UI and in the monitoring REST API; the wall time of each step is kept."""
+
+    spark: SparkSession
+    seconds: dict = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def __call__(self, name: str):
+        sc = self.spark.sparkContext
+        sc.setJobDescription(STEP_PREFIX + name)
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[name] = round(self.seconds.get(name, 0.0) + time.monotonic() - started, 3)
+            sc.setJobDescription(None)
+
+
+STAGE_METRICS = {
+    "shuffle_write_rows": "shuffleWriteRecords",
+    "shuffle_write_bytes": "shuffleWriteBytes",
+    "shuffle_read_rows": "shuffleReadRecords",
+    "shuffle_read_bytes": "shuffleReadBytes",
+    "input_rows": "inputRecords",
+    "input_bytes": "inputBytes",
+    "output_rows": "outputRecords",
+    "executor_seconds": "executorRunTime",
+}
+
+
+def stage_metrics(spark: SparkSession, steps: Steps | None = None, settle: float = 30.0) -> dict | None:
+    """Per step: the shuffle rows and bytes its stages wrote and read, their input and
+    output, executor time, stages and tasks, from the monitoring REST API of this
+    application (``<ui>/api/v1/applications/<id>/stages``), and the step's wall time from
+    ``steps``. Stages not started by a step are summed under ``other``. None when the
+    application has no UI (``spark.ui.enabled=false``)."""
+    sc = spark.sparkContext
+    ui = sc.uiWebUrl
+    if not ui:
+        return None
+    url = f"{ui.rstrip('/')}/api/v1/applications/{sc.applicationId}/stages"
+    # The status store is fed by a listener, asynchronously: wait until no stage is pending.
+    deadline = time.monotonic() + settle
+    while True:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            stages = json.load(r)
+        if not any(s.get("status") in ("ACTIVE", "PENDING") for s in stages) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    out: dict = {}
+    for s in stages:
+        if s.get("status") != "COMPLETE":
+            continue  # skipped (its shuffle output reused) or failed attempts
+        description = s.get("description") or ""
+        name = description[len(STEP_PREFIX) :] if description.startswith(STEP_PREFIX) else "other"
+        m = out.setdefault(name, {k: 0 for k in STAGE_METRICS} | {"stages": 0, "tasks": 0})
+        for k, field_name in STAGE_METRICS.items():
+            m[k] += s.get(field_name) or 0
+        m["stages"] += 1
+        m["tasks"] += s.get("numCompleteTasks") or 0
+    for name, m in out.items():
+        m["executor_seconds"] = round(m["executor_seconds"] / 1000, 3)
+        if steps is not None and name in steps.seconds:
+            m["seconds"] = steps.seconds[name]
+    return out
+
+
 def run(
     spark: SparkSession,
     mode: str,
@@ -458,9 +659,13 @@ def run(
     options: dict | None = None,
     measure: bool = True,
     batch_rows: int = DEFAULT_BATCH_ROWS,
+    metrics: bool = False,
+    text_cells: int | None = None,
 ) -> str:
-    """Runs the job; returns the run folder."""
+    """Runs the job; returns the run folder. With ``metrics`` the manifest's ``stages``
+    holds each step's shuffle rows and bytes and times (``stage_metrics``)."""
     started = time.monotonic()
+    steps = Steps(spark)
     corpus = qualified(spark, corpus)
     suspects = qualified(spark, suspects) if suspects else None
     corpus_manifest = read_manifest(spark, corpus)
@@ -481,7 +686,8 @@ def run(
     corpus_keyed = corpus_keys(spark, corpus)
     if mode == "check":
         suspect_windows = spark.read.parquet(suspects + "/windows")
-        pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
+        with steps("plan"):
+            pairs = hamming_join(corpus_windows, suspect_windows, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         hits = pairs.select(
             F.col("right_doc").alias("suspect_id"),
             F.col("right_ordinal").alias("suspect_ordinal"),
@@ -491,67 +697,43 @@ def run(
         )
         suspect_texts = spark.read.parquet(suspects + "/texts")
     else:
-        pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
+        with steps("plan"):
+            pairs = hamming_join(corpus_windows, None, max_distance, hot_rows, stats, corpus_keyed, batch_rows)
         # Windows of one document repeating themselves are not copies. Each pair of documents
         # is matched both ways (either may be the better suspect, as in `check --among`);
         # the better direction is kept below.
         cross = pairs.where(F.col("left_doc") != F.col("right_doc"))
-        hits = cross.select(
-            F.col("left_doc").alias("suspect_id"),
-            F.col("left_ordinal").alias("suspect_ordinal"),
-            F.col("right_doc").alias("source_id"),
-            F.col("right_ordinal").alias("source_ordinal"),
-            "distance",
-        ).unionAll(
-            cross.select(
-                F.col("right_doc").alias("suspect_id"),
-                F.col("right_ordinal").alias("suspect_ordinal"),
-                F.col("left_doc").alias("source_id"),
-                F.col("left_ordinal").alias("source_ordinal"),
-                "distance",
+        # Both directions from one pass over the join's output (a union of two selections
+        # would run the join twice).
+        def direction(suspect: str, source: str):
+            return F.struct(
+                F.col(f"{suspect}_doc").alias("suspect_id"),
+                F.col(f"{suspect}_ordinal").alias("suspect_ordinal"),
+                F.col(f"{source}_doc").alias("source_id"),
+                F.col(f"{source}_ordinal").alias("source_ordinal"),
+                F.col("distance").alias("distance"),
             )
+
+        hits = cross.select(F.explode(F.array(direction("left", "right"), direction("right", "left"))).alias("hit")).select(
+            "hit.*"
         )
         suspect_texts = spark.read.parquet(corpus + "/texts")
     hits_dir = run_dir + "/hits"
-    hits.write.mode("error").parquet(hits_dir)
-    hits = spark.read.parquet(hits_dir)
+    with steps("join"):
+        hits.write.mode("error").parquet(hits_dir)
 
     corpus_texts = spark.read.parquet(corpus + "/texts")
-    # Read again: a plan of its own, so the cogroup below is no ambiguous self-join.
+    # Read again: a plan of its own, so the join with the passages is no ambiguous self-join.
     pair_counts = spark.read.parquet(hits_dir).groupBy("suspect_id", "source_id").agg(F.count("*").alias("hits"))
-    pair_texts = (
-        pair_counts.join(suspect_texts.select(F.col("id").alias("suspect_id"), F.col("text").alias("suspect_text")), "suspect_id")
-        .join(corpus_texts.select(F.col("id").alias("source_id"), F.col("text").alias("source_text")), "source_id")
-        .select("suspect_id", "source_id", "suspect_text", "source_text")
-    )
+    if text_cells is None:
+        with steps("plan"):
+            text_bytes = _text_bytes(spark, corpus) + (_text_bytes(spark, suspects) if mode == "check" else 0)
+        text_cells = default_text_cells(spark.sparkContext.defaultParallelism, text_bytes, mode == "self")
     params_json = json.dumps(corpus_manifest["fingerprint_params"])
     options_json = json.dumps(options) if options else ""
-    passages = (
-        hits.groupBy("suspect_id", "source_id")
-        .cogroup(pair_texts.groupBy("suspect_id", "source_id"))
-        .applyInArrow(_passages_kernel(params_json, options_json), PASSAGE_SCHEMA)
-    )
-    if mode == "self":
-        # Both directions of every pair of documents were matched; keep the one `check
-        # --among` keeps: the higher similarity, the lower id as suspect on a tie. A pair
-        # whose passages pass the evidence thresholds in one direction only is kept in it.
-        directed = run_dir + "/_directed"
-        passages.write.mode("error").parquet(directed)
-        passages = spark.read.parquet(directed)
-        pair = Window.partitionBy(
-            F.least("suspect_id", "source_id"), F.greatest("suspect_id", "source_id")
-        ).orderBy(F.col("similarity").desc(), F.col("suspect_id").asc())
-        chosen = (
-            passages.groupBy("suspect_id", "source_id")
-            .agg(F.first("similarity").alias("similarity"))
-            .withColumn("rank", F.row_number().over(pair))
-            .where(F.col("rank") == 1)
-            .select("suspect_id", "source_id")
-        )
-        passages = passages.join(chosen, ["suspect_id", "source_id"], "left_semi")
-    passages.write.mode("error").parquet(run_dir + "/passages")
-    if mode == "self":
-        delete(spark, directed)
+    passages = passages_in_cells(spark, hits_dir, suspect_texts, corpus_texts, mode == "self", text_cells, params_json, options_json)
+    with steps("passages"):
+        passages.write.mode("error").parquet(run_dir + "/passages")
     passages = spark.read.parquet(run_dir + "/passages")
     doc_pairs = (
         passages.groupBy("suspect_id", "source_id")
@@ -562,11 +744,13 @@ def run(
         )
         .join(pair_counts, ["suspect_id", "source_id"])
     )
-    doc_pairs.write.mode("error").parquet(run_dir + "/doc_pairs")
+    with steps("doc_pairs"):
+        doc_pairs.write.mode("error").parquet(run_dir + "/doc_pairs")
 
     if stats is not None:
-        stats["hits"] = spark.read.parquet(run_dir + "/hits").count()
-        stats["doc_pairs"] = spark.read.parquet(run_dir + "/doc_pairs").count()
+        with steps("stats"):
+            stats["hits"] = spark.read.parquet(run_dir + "/hits").count()
+            stats["doc_pairs"] = spark.read.parquet(run_dir + "/doc_pairs").count()
         stats["corpus_windows"] = corpus_manifest["windows"]
         stats["suspect_windows"] = suspects_manifest["windows"] if mode == "check" else 0
     manifest = {
@@ -580,8 +764,11 @@ def run(
         "hot_rows": hot_rows,
         "batch_rows": batch_rows,
         "corpus_keys": corpus_keyed is not None,
+        "text_cells": text_cells,
         "stats": {**(stats or {}), "seconds": round(time.monotonic() - started, 3)},
     }
+    if metrics:
+        manifest["stages"] = stage_metrics(spark, steps)
     write_text(spark, run_dir + "/manifest.json", json.dumps(manifest, indent=2))
     return _local(run_dir)
 
@@ -630,9 +817,21 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         help="spark.sql.shuffle.partitions for this job (default: the cluster's setting, adaptive execution coalescing)",
     )
+    p.add_argument(
+        "--text-cells",
+        type=int,
+        help="buckets per side of the passages step's cells: each text moves to at most this many cells "
+        "(default: the fewest giving 4 cells per core whose texts stay within 256 MB)",
+    )
     p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
     p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
     p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="per step (join, passages, ...): shuffle rows and bytes written and read, and times, from Spark's "
+        "monitoring REST API (needs the UI, on by default); written to the run's manifest and printed as JSON",
+    )
     args = p.parse_args(argv)
     spark = session(args.master, args.partitions)
     if args.mode == "keys":
@@ -655,7 +854,12 @@ def main(argv: list[str] | None = None) -> None:
         args.run_id,
         measure=not args.no_stats,
         batch_rows=args.batch_rows,
+        metrics=args.metrics,
+        text_cells=args.text_cells,
     )
+    if args.metrics:
+        stages = json.loads(read_text(spark, run_dir.rstrip("/") + "/manifest.json")).get("stages")
+        print(json.dumps({"stages": stages}))
     print(run_dir)
 
 
