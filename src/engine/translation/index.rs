@@ -60,8 +60,7 @@ impl TranslationIndex {
         use rayon::prelude::*;
         let dictionary = Dictionary::shared();
         let texts: Vec<(u32, String)> = documents.into_iter().filter(|(_, t)| is_chinese(t)).collect();
-        let read: Vec<(Document, Vec<(u32, u32, &str)>, Vec<u64>)> =
-            texts.par_iter().map(|(id, text)| read(*id, text)).collect();
+        let read: Vec<Read> = texts.par_iter().map(|(id, text)| read(*id, text)).collect();
         let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
         let mut background: HashMap<u32, f64> = HashMap::new();
         let mut names: HashMap<u64, Vec<u32>> = HashMap::new();
@@ -128,9 +127,11 @@ impl TranslationIndex {
     }
 }
 
-/// A document read: its words (char offsets and the word) and its distinct name bigrams
-/// (hashed).
-fn read(id: u32, text: &str) -> (Document, Vec<(u32, u32, &str)>, Vec<u64>) {
+/// A document read: the document (its words still to come), its words (char offsets and the
+/// word) and its distinct name bigrams (hashed).
+type Read<'a> = (Document, Vec<(u32, u32, &'a str)>, Vec<u64>);
+
+fn read(id: u32, text: &str) -> Read<'_> {
     let jieba = crate::engine::signature::jieba_segmenter();
     let mut words = Vec::new();
     // The title line says little a translation keeps word for word; it is left out.

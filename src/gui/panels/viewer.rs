@@ -87,12 +87,15 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         }
         ui.checkbox(&mut app.settings.link_scrolling, tr.link_scrolling);
     });
-    ui.horizontal(|ui| {
-        ui.label(egui::RichText::new("——").color(SUBSTITUTION).strong());
-        ui.label(egui::RichText::new(tr.legend_substitution).small());
-        ui.label(egui::RichText::new("  ").background_color(EDIT));
-        ui.label(egui::RichText::new(tr.legend_edit).small());
-    });
+    // A translation's passages have no character marks: no key for them.
+    if report.sources.get(v.source).is_none_or(|s| s.kind.is_text()) {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("——").color(SUBSTITUTION).strong());
+            ui.label(egui::RichText::new(tr.legend_substitution).small());
+            ui.label(egui::RichText::new("  ").background_color(EDIT));
+            ui.label(egui::RichText::new(tr.legend_edit).small());
+        });
+    }
     ui.separator();
     let Some(source) = report.sources.get(v.source) else {
         app.actions.extend(actions);
@@ -108,20 +111,35 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                 if i == 0 || source.passages[i - 1].region != p.region {
                     ui.label(egui::RichText::new(format!("{} {}", tr.region, p.region + 1)).strong());
                 }
-                let text = format!(
-                    "#{}  {}–{} ↔ {}–{}\n{} {} · {} {} · {} {:.0}%",
-                    i + 1,
-                    p.suspect_start,
-                    p.suspect_end,
-                    p.source_start,
-                    p.source_end,
-                    p.suspect_end - p.suspect_start,
-                    tr.length,
-                    tr.distance,
-                    p.distance,
-                    tr.verified,
-                    p.containment * 100.0
-                );
+                let text = if source.kind.is_text() {
+                    format!(
+                        "#{}  {}–{} ↔ {}–{}\n{} {} · {} {} · {} {:.0}%",
+                        i + 1,
+                        p.suspect_start,
+                        p.suspect_end,
+                        p.source_start,
+                        p.source_end,
+                        p.suspect_end - p.suspect_start,
+                        tr.length,
+                        tr.distance,
+                        p.distance,
+                        tr.verified,
+                        p.containment * 100.0
+                    )
+                } else {
+                    // Aligned windows of a translation: how many of the English words a word
+                    // of the Chinese stretch means.
+                    format!(
+                        "#{}  {}–{} ↔ {}–{}\n{} {:.0}%",
+                        i + 1,
+                        p.suspect_start,
+                        p.suspect_end,
+                        p.source_start,
+                        p.source_end,
+                        tr.words_explained,
+                        p.containment * 100.0
+                    )
+                };
                 let label = egui::RichText::new(text).background_color(passage_color(i, false));
                 if ui.selectable_label(i == v.passage, label).clicked() {
                     actions.push(Action::SelectPassage(i));
