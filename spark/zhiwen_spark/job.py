@@ -410,12 +410,15 @@ def passages_in_cells(
             docs.where(F.col("role") == 1).join(source_texts.select("id", "text"), "id")
         )
     texts = texts.select("cell", "role", "id", "text")
-    # As many partitions as cells, both sides alike (so the cogroup adds no exchange): the
-    # cells are CPU work, which adaptive execution would coalesce by their bytes.
+    # A partition per cell, up to the shuffle's partitions or 4 per core (many cells when g is
+    # large for the texts' size: most are empty), both sides alike (so the cogroup adds no
+    # exchange): the cells are CPU work, which adaptive execution would coalesce by their bytes.
+    shuffle_partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+    partitions = min(cells, max(shuffle_partitions, 4 * spark.sparkContext.defaultParallelism))
     return (
-        hits.repartition(cells, "cell")
+        hits.repartition(partitions, "cell")
         .groupBy("cell")
-        .cogroup(texts.repartition(cells, "cell").groupBy("cell"))
+        .cogroup(texts.repartition(partitions, "cell").groupBy("cell"))
         .applyInArrow(_cell_passages_kernel(params_json, options_json, self_join), PASSAGE_SCHEMA)
     )
 
