@@ -197,11 +197,16 @@ impl SourceMatch {
     /// How results name the source: `《西游记》第一回 …` (work and chapter), or its title;
     /// `(translation)` or `(adaptation)` after it when the suspect is one.
     pub fn label(&self) -> String {
-        let name = self.work.as_ref().map_or_else(|| self.title.clone(), |w| w.label(&self.title));
+        let name = self.name();
         match self.kind.label() {
             Some(kind) => format!("{name} ({kind})"),
             None => name,
         }
+    }
+
+    /// The source's name without how it was copied: `《西游记》第一回 …`, or its title.
+    pub fn name(&self) -> String {
+        self.work.as_ref().map_or_else(|| self.title.clone(), |w| w.label(&self.title))
     }
 
     /// What differs inside passage `p` of this source, character by character; nothing for a

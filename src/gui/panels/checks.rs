@@ -2,7 +2,7 @@
 //! columns, filters, and the same results grouped by the corpus work they copy), the
 //! side-by-side viewer of the selected result in the middle.
 
-use super::viewer;
+use super::{source_label, viewer};
 use crate::gui::app::{Action, ZhiwenApp};
 use crate::gui::jobs::Dialog;
 use eframe::egui;
@@ -94,7 +94,7 @@ pub fn visible(app: &ZhiwenApp) -> Vec<usize> {
         })
         .collect();
     let report = |i: usize| &app.results[i].outcome.report;
-    let top_title = |i: usize| report(i).sources.first().map_or(String::new(), |s| s.label());
+    let top_title = |i: usize| report(i).sources.first().map_or(String::new(), |s| s.name());
     let names = suspect_names(app);
     match t.sort {
         ResultSort::Arrival => {}
@@ -317,7 +317,7 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                         ui.colored_label(ui.visuals().error_fg_color, e).on_hover_text(e);
                     }
                     (Some(s), None) => {
-                        ui.label(s.label()).on_hover_text(&s.path);
+                        ui.label(source_label(tr, s)).on_hover_text(&s.path);
                     }
                     (None, None) => {
                         ui.label(egui::RichText::new(tr.no_source).weak());

@@ -63,6 +63,16 @@ pub fn work_name(title: &str, authors: &[String]) -> String {
 
 /// At most `max` characters of `text` on one line: line breaks and runs of white space
 /// become one space, and a cut is marked with `…` (the whole text goes in the hover text).
+/// How the app names a source: its name, and after it in the app's language whether the
+/// suspect translates or adapts it.
+pub fn source_label(tr: &crate::gui::i18n::Tr, s: &crate::SourceMatch) -> String {
+    match s.kind {
+        crate::CopyKind::Text => s.name(),
+        crate::CopyKind::Translation => format!("{} ({})", s.name(), tr.translation),
+        crate::CopyKind::Adaptation => format!("{} ({})", s.name(), tr.adaptation),
+    }
+}
+
 pub fn one_line(text: &str, max: usize) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {

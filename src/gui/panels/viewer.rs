@@ -3,7 +3,7 @@
 //! list, next/previous (N/P, F3/Shift+F3), and the right side following the left one at
 //! matched passages.
 
-use super::{file_name, one_line};
+use super::{file_name, one_line, source_label};
 use crate::gui::app::{Action, EDIT, SUBSTITUTION, ZhiwenApp};
 use crate::gui::i18n::Tr;
 use crate::gui::text_view::Span;
@@ -59,12 +59,16 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         // One line whatever the title (an English source is titled by its first paragraph).
         egui::ComboBox::from_id_salt("source")
             .width(320.0)
-            .selected_text(format!("{}  ({:.1}%)", one_line(&current.label(), 40), current.similarity * 100.0))
+            .selected_text(format!(
+                "{}  ({:.1}%)",
+                one_line(&source_label(tr, current), 40),
+                current.similarity * 100.0
+            ))
             .show_ui(ui, |ui| {
                 for (i, s) in report.sources.iter().enumerate() {
                     let label = format!(
                         "{}  {:.1}%  {} {}",
-                        one_line(&s.label(), 60),
+                        one_line(&source_label(tr, s), 60),
                         s.similarity * 100.0,
                         s.passages.len(),
                         tr.passages
@@ -166,7 +170,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
     }
     let link = app.settings.link_scrolling;
     let passages = &source.passages;
-    let title = one_line(&source.label(), 60);
+    let title = one_line(&source_label(tr, source), 60);
     let picture = v.show_picture && shows_pictures(report);
     if picture && v.picture.is_none() {
         v.picture = Some(load_pictures(ui.ctx(), &report.path));
