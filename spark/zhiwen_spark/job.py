@@ -19,6 +19,7 @@ The join (see ``src/engine/index/group_join.rs`` for the proof of exactness):
 
 Run locally:   python -m zhiwen_spark.job check --corpus C --suspects S --out runs
 On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… …
+Over Connect:  python -m zhiwen_spark.job check --remote sc://host:15002 --corpus s3a://… …
 """
 
 from __future__ import annotations
