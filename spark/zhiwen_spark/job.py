@@ -19,6 +19,7 @@ The join (see ``src/engine/index/group_join.rs`` for the proof of exactness):
 
 Run locally:   python -m zhiwen_spark.job check --corpus C --suspects S --out runs
 On a cluster:  spark-submit spark/zhiwen_spark/job.py check --corpus hdfs://… …
+Over Connect:  python -m zhiwen_spark.job check --remote sc://host:15002 --corpus s3a://… …
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import argparse
 import contextlib
 import hashlib
 import json
+import os
+import sys
 import time
 import urllib.request
 import uuid
@@ -54,9 +57,18 @@ PASSAGE_SCHEMA = (
 WINDOW_COLUMNS = ["doc_id", "ordinal", "fingerprint"]
 
 
-# Manifests are small files beside the tables. They are read and written through Hadoop's
-# FileSystem (as Spark reads the tables), so folders may be local paths or any URI the
-# cluster reaches (hdfs://, s3a://, ...).
+# Manifests are small files beside the tables. On a classic session they are read and written
+# through Hadoop's FileSystem in the driver's JVM (as Spark reads the tables), so folders may be
+# local paths or any URI the cluster reaches (hdfs://, s3a://, ...). A Spark Connect client
+# has no SparkContext and no JVM: there they are read and written with pyarrow's filesystems
+# from the client (local paths, file:, s3:// and s3a://, gs://, hdfs://: storage the client
+# shares with the server), or, for a URI pyarrow does not know (dbfs:, abfss:, ...), through
+# the server with DataFrame reads and writes (a manifest then is a folder of one text part).
+
+
+def is_connect(spark: SparkSession) -> bool:
+    """Whether ``spark`` is a Spark Connect client session (no SparkContext, no JVM)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 def _filesystem(spark: SparkSession, path: str):
@@ -65,18 +77,59 @@ def _filesystem(spark: SparkSession, path: str):
     return p.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), p
 
 
+def _arrow_fs(path: str):
+    """(pyarrow filesystem, path in it) for ``path`` on a Connect client, or None when pyarrow
+    has no filesystem for its scheme."""
+    import pyarrow.fs as pafs
+
+    if "://" not in path and not path.startswith("file:"):
+        return pafs.LocalFileSystem(), os.path.abspath(path)
+    uri = "s3://" + path[len("s3a://") :] if path.startswith("s3a://") else path
+    if uri.startswith("file:") and not uri.startswith("file://"):
+        uri = "file://" + uri[len("file:") :]
+    try:
+        return pafs.FileSystem.from_uri(uri)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, OSError):
+        return None
+
+
 def qualified(spark: SparkSession, path: str) -> str:
-    """``path`` as a full URI (a local path becomes file:/abs/path)."""
+    """``path`` as a full URI (a local path becomes file:/abs/path; over Connect, relative to
+    the client's working directory)."""
+    if is_connect(spark):
+        if "://" in path or path.startswith("file:"):
+            return path
+        return "file:" + os.path.abspath(path)
     fs, p = _filesystem(spark, path)
     return str(fs.makeQualified(p).toString())
 
 
 def exists(spark: SparkSession, path: str) -> bool:
+    if is_connect(spark):
+        local = _arrow_fs(path)
+        if local is not None:
+            import pyarrow.fs as pafs
+
+            fs, p = local
+            return fs.get_file_info(p).type != pafs.FileType.NotFound
+        try:
+            spark.read.text(path).schema  # analysis lists the path: it fails when there is none
+            return True
+        except Exception:  # noqa: BLE001 - the Connect client's AnalysisException (PATH_NOT_FOUND)
+            return False
     fs, p = _filesystem(spark, path)
     return bool(fs.exists(p))
 
 
 def read_text(spark: SparkSession, path: str) -> str:
+    if is_connect(spark):
+        local = _arrow_fs(path)
+        if local is not None:
+            fs, p = local
+            with fs.open_input_stream(p) as f:
+                return f.read().decode("utf-8")
+        # A file, or a folder of one part written by write_text below.
+        return spark.read.text(path, wholetext=True).first()[0]
     fs, p = _filesystem(spark, path)
     stream = fs.open(p)
     try:
@@ -87,12 +140,30 @@ def read_text(spark: SparkSession, path: str) -> str:
 
 
 def write_text(spark: SparkSession, path: str, text: str) -> None:
+    if is_connect(spark):
+        local = _arrow_fs(path)
+        if local is not None:
+            fs, p = local
+            with fs.open_output_stream(p) as f:
+                f.write(text.encode("utf-8"))
+        else:
+            spark.createDataFrame([(text,)], "value string").coalesce(1).write.mode("overwrite").text(path)
+        return
     fs, p = _filesystem(spark, path)
     stream = fs.create(p, True)
     try:
         stream.write(bytearray(text.encode("utf-8")))
     finally:
         stream.close()
+
+
+def default_parallelism(spark: SparkSession) -> int:
+    """``SparkContext.defaultParallelism``; over Connect (no SparkContext), the partitions of
+    a range without a partition count, which Spark gives the default parallelism."""
+    if not is_connect(spark):
+        return spark.sparkContext.defaultParallelism
+    row = spark.range(0, 1 << 16).select(F.spark_partition_id().alias("p")).groupBy().agg(F.max("p").alias("p")).first()
+    return int(row["p"]) + 1
 
 
 def _local(uri: str) -> str:
@@ -414,7 +485,7 @@ def passages_in_cells(
     # large for the texts' size: most are empty), both sides alike (so the cogroup adds no
     # exchange): the cells are CPU work, which adaptive execution would coalesce by their bytes.
     shuffle_partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
-    partitions = min(cells, max(shuffle_partitions, 4 * spark.sparkContext.defaultParallelism))
+    partitions = min(cells, max(shuffle_partitions, 4 * default_parallelism(spark)))
     return (
         hits.repartition(partitions, "cell")
         .groupBy("cell")
@@ -529,6 +600,20 @@ def read_raw_texts(spark: SparkSession, path: str) -> DataFrame:
 def _holds_parquet(spark: SparkSession, path: str) -> bool:
     if any(c in path for c in "*?[{"):
         return False
+    if is_connect(spark):
+        local = _arrow_fs(path)
+        if local is None:
+            try:
+                spark.read.parquet(path).schema  # a folder of Parquet files has a schema to infer
+                return True
+            except Exception:  # noqa: BLE001 - no such folder, or not Parquet
+                return False
+        import pyarrow.fs as pafs
+
+        fs, p = local
+        if fs.get_file_info(p).type != pafs.FileType.Directory:
+            return False
+        return any(i.base_name.endswith(".parquet") for i in fs.get_file_info(pafs.FileSelector(p)))
     fs, p = _filesystem(spark, path)
     if not fs.exists(p) or not fs.getFileStatus(p).isDirectory():
         return False
@@ -592,14 +677,17 @@ class Steps:
 
     @contextlib.contextmanager
     def __call__(self, name: str):
-        sc = self.spark.sparkContext
-        sc.setJobDescription(STEP_PREFIX + name)
+        # Over Connect there is no SparkContext to describe jobs with: only the times are kept.
+        sc = None if is_connect(self.spark) else self.spark.sparkContext
+        if sc is not None:
+            sc.setJobDescription(STEP_PREFIX + name)
         started = time.monotonic()
         try:
             yield
         finally:
             self.seconds[name] = round(self.seconds.get(name, 0.0) + time.monotonic() - started, 3)
-            sc.setJobDescription(None)
+            if sc is not None:
+                sc.setJobDescription(None)
 
 
 STAGE_METRICS = {
@@ -619,7 +707,14 @@ def stage_metrics(spark: SparkSession, steps: Steps | None = None, settle: float
     output, executor time, stages and tasks, from the monitoring REST API of this
     application (``<ui>/api/v1/applications/<id>/stages``), and the step's wall time from
     ``steps``. Stages not started by a step are summed under ``other``. None when the
-    application has no UI (``spark.ui.enabled=false``)."""
+    application has no UI (``spark.ui.enabled=false``), and over Spark Connect (the client
+    has no SparkContext to find the UI and the application by)."""
+    if is_connect(spark):
+        print(
+            "zhiwen: --metrics is not available over Spark Connect (no SparkContext): the manifest's stages are null",
+            file=sys.stderr,
+        )
+        return None
     sc = spark.sparkContext
     ui = sc.uiWebUrl
     if not ui:
@@ -731,7 +826,7 @@ def run(
     if text_cells is None:
         with steps("plan"):
             text_bytes = _text_bytes(spark, corpus) + (_text_bytes(spark, suspects) if mode == "check" else 0)
-        text_cells = default_text_cells(spark.sparkContext.defaultParallelism, text_bytes, mode == "self")
+        text_cells = default_text_cells(default_parallelism(spark), text_bytes, mode == "self")
     params_json = json.dumps(corpus_manifest["fingerprint_params"])
     options_json = json.dumps(options) if options else ""
     passages = passages_in_cells(spark, hits_dir, suspect_texts, corpus_texts, mode == "self", text_cells, params_json, options_json)
@@ -776,16 +871,25 @@ def run(
     return _local(run_dir)
 
 
-def session(master: str | None = None, partitions: int | None = None) -> SparkSession:
+def session(master: str | None = None, partitions: int | None = None, remote: str | None = None) -> SparkSession:
     """The session spark-submit (or ``python -m``) gives, as the cluster configured it:
     the UI and every setting are left alone; ``partitions`` (``--partitions``) sets
-    ``spark.sql.shuffle.partitions`` for this job only."""
-    builder = SparkSession.builder.appName("zhiwen")
-    # Without a master (python -m …) PySpark runs locally on every core; spark-submit
-    # passes the cluster's.
-    if master:
-        builder = builder.master(master)
-    spark = builder.getOrCreate()
+    ``spark.sql.shuffle.partitions`` for this job only. ``remote`` (``--remote``, else the
+    environment's ``SPARK_REMOTE``) is a Spark Connect URL (``sc://host:15002``, or
+    ``local[N]`` for a Connect server of this PySpark started here): the job then runs as a
+    Connect client."""
+    remote = remote or os.environ.get("SPARK_REMOTE") or None
+    if remote:
+        if master:
+            raise ValueError("--master and --remote (SPARK_REMOTE) exclude each other: a Connect server has its own master")
+        spark = SparkSession.builder.remote(remote).getOrCreate()
+    else:
+        builder = SparkSession.builder.appName("zhiwen")
+        # Without a master (python -m …) PySpark runs locally on every core; spark-submit
+        # passes the cluster's.
+        if master:
+            builder = builder.master(master)
+        spark = builder.getOrCreate()
     if partitions:
         spark.conf.set("spark.sql.shuffle.partitions", str(int(partitions)))
     return spark
@@ -828,6 +932,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--run-id", help="name of the run folder (default: UTC time and a random suffix)")
     p.add_argument("--master", help="Spark master (default: local[*] unless spark-submit sets one)")
+    p.add_argument(
+        "--remote",
+        help="run as a Spark Connect client of this server: sc://host:port[/;token=...], or local[N] to start a local "
+        "Connect server (default: the environment's SPARK_REMOTE; without either, a classic session)",
+    )
     p.add_argument("--no-stats", action="store_true", help="skip the counts (each is one more pass)")
     p.add_argument(
         "--metrics",
@@ -836,7 +945,7 @@ def main(argv: list[str] | None = None) -> None:
         "monitoring REST API (needs the UI, on by default); written to the run's manifest and printed as JSON",
     )
     args = p.parse_args(argv)
-    spark = session(args.master, args.partitions)
+    spark = session(args.master, args.partitions, args.remote)
     if args.mode == "keys":
         print(write_corpus_keys(spark, args.corpus, args.buckets, args.batch_rows))
         return
