@@ -3,11 +3,11 @@
 independent ground truth as `tools/news_clusters.py --body`, and compares them with
 `zhiwen check --among`.
 
-Ground truth (made without Zhiwen's code): each article's body (the headline, its first
-non-empty line, left out; only letters and digits kept, ASCII lower-cased) as character
-5-shingles; candidate pairs from datasketch's MinHashLSH at 0.3 (128 permutations) plus the
-exact duplicates index.tsv flags; a pair is a near-duplicate when the exact Jaccard of its
-shingles is >= 0.8.
+Ground truth (tools/news_truth.py, made without Zhiwen's code): each article's body (the
+headline, its first non-empty line, left out; only letters and digits kept, ASCII lower-cased)
+as character 5-shingles; candidate pairs from datasketch's MinHashLSH at 0.3 (128 permutations)
+plus the exact duplicates index.tsv flags; a pair is a near-duplicate when the exact Jaccard of
+its shingles is >= 0.8.
 
 A pair of the run (it passed check's evidence thresholds: the run's `doc_pairs/`) is called a
 near-duplicate when `min(similarity, source_coverage)` (the share of each whole text inside the
@@ -31,11 +31,10 @@ import argparse
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from datasketch import MinHash, MinHashLSH
+from news_truth import Truth
 
 p = argparse.ArgumentParser()
 p.add_argument("data")
@@ -45,50 +44,8 @@ p.add_argument("--threshold", type=float, default=0.8)
 p.add_argument("--among")
 args = p.parse_args()
 
-data = Path(args.data) / "zh-news-2018"
-rows = [line.rstrip("\n").split("\t") for line in open(data / "index.tsv", encoding="utf-8")][1:]
-files = [r[0] for r in rows]
-exact = [(r[0], r[5]) for r in rows if r[5]]
-
-
-def body(text):
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if line.strip("\ufeff \t\r\u3000"):
-            rest = "\n".join(lines[i + 1 :])
-            return rest if rest.strip() else text
-    return text
-
-
-def shingles(text):
-    chars = "".join(c.lower() if c.isascii() else c for c in body(text) if c.isalnum())
-    return {chars[i : i + 5] for i in range(len(chars) - 4)}
-
-
-t = time.time()
-sets = {f: shingles((data / f).read_text(encoding="utf-8")) for f in files}
-mh = {}
-for f, s in sets.items():
-    m = MinHash(num_perm=128)
-    m.update_batch([x.encode("utf-8") for x in s])
-    mh[f] = m
-lsh = MinHashLSH(threshold=0.3, num_perm=128)
-for f in files:
-    if sets[f]:
-        lsh.insert(f, mh[f])
-loose = {(min(a, b), max(a, b)) for a, b in exact}
-for f in files:
-    if sets[f]:
-        loose |= {(min(f, g), max(f, g)) for g in lsh.query(mh[f]) if g != f}
-
-
-def jaccard(a, b):
-    sa, sb = sets[a], sets[b]
-    return len(sa & sb) / len(sa | sb) if sa or sb else 0.0
-
-
-truth = {pair for pair in loose if jaccard(*pair) >= 0.8}
-print(f"ground truth: {len(loose)} candidates, {len(truth)} pairs at J >= 0.8 ({time.time() - t:.1f} s)", file=sys.stderr)
+news = Truth(args.data, body_only=True)
+data, files, jaccard, truth = news.data, news.files, news.jaccard, news.at80
 
 if args.subset:
     members = sorted({f for pair in truth for f in pair})
