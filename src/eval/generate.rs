@@ -285,14 +285,13 @@ pub fn noise_letters(text: &str, share: f64, rng: &mut fastrand::Rng) -> String 
 }
 
 /// Swaps `share` of the Han characters that have look-alikes (形近字, the sets of
-/// [`crate::engine::normalize::LOOKALIKES`]) for another of their set (己 for 已, 末 for 未).
+/// [`crate::engine::normalize::lookalike_sets`]) for another of their set (己 for 已, 末 for 未).
 pub fn lookalikes(text: &str, share: f64, rng: &mut fastrand::Rng) -> String {
     use std::collections::HashMap;
     use std::sync::OnceLock;
     static SETS: OnceLock<HashMap<char, Vec<char>>> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
-        let lines = crate::engine::normalize::LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
-        lines
+        crate::engine::normalize::lookalike_sets()
             .flat_map(|set| {
                 let chars: Vec<char> = set.chars().collect();
                 chars.clone().into_iter().map(move |c| (c, chars.iter().copied().filter(|&o| o != c).collect()))

@@ -43,13 +43,7 @@ pub struct TranslationReport {
 
 pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
     let classics = data.join("zh-classics");
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&classics)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
+    let files = super::list(&classics);
     let texts: Vec<(u32, String)> = files
         .iter()
         .enumerate()
@@ -78,18 +72,16 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
         suspects.push((path, group, split, Some(f[1].trim_start_matches("zh-classics/").to_string())));
     }
     for dir in ["giles-liaozhai", "soulie-liaozhai"] {
-        for p in sorted_txt(&data.join("en-translations").join(dir).join("unmatched")) {
+        for p in super::list(&data.join("en-translations").join(dir).join("unmatched")) {
             let split = split_of(&p);
             suspects.push((p, "unmatched", split, None));
         }
     }
-    for dir in sorted_dirs(&data.join("en-gutenberg/chapters")) {
-        for p in sorted_txt(&dir) {
-            let split = split_of(&p);
-            suspects.push((p, "gutenberg-chapter", split, None));
-        }
+    for p in super::list(&data.join("en-gutenberg/chapters")) {
+        let split = split_of(&p);
+        suspects.push((p, "gutenberg-chapter", split, None));
     }
-    for (i, p) in sorted_txt(&data.join("en-gutenberg/books")).into_iter().enumerate() {
+    for (i, p) in super::list(&data.join("en-gutenberg/books")).into_iter().enumerate() {
         suspects.push((p, "gutenberg-book", if i % 2 == 0 { "dev" } else { "test" }, None));
     }
     log(&format!("matching {} English suspects", suspects.len()));
@@ -137,25 +129,6 @@ fn split_of(path: &Path) -> &'static str {
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let digits: String = name.chars().skip_while(|c| !c.is_ascii_digit()).take_while(|c| c.is_ascii_digit()).collect();
     if digits.parse::<u32>().unwrap_or(0) % 2 == 0 { "dev" } else { "test" }
-}
-
-fn sorted_txt(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    out.sort();
-    out
-}
-
-fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> =
-        std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    out.sort();
-    out
 }
 
 /// The report as a Markdown table per group and split.

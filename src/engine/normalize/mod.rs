@@ -291,14 +291,14 @@ fn initials_table() -> &'static InitialsTable {
     })
 }
 
-/// [`initials_table`] with every look-alike character ([`LOOKALIKES`]) given the initial of
+/// [`initials_table`] with every look-alike character ([`lookalike_sets`]) given the initial of
 /// the first, commonest character of its set.
 fn lookalike_initials_table() -> &'static InitialsTable {
     static TABLE: OnceLock<InitialsTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let plain = initials_table();
         let mut table = InitialsTable { bmp: plain.bmp.clone(), ext: plain.ext.clone() };
-        for set in LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for set in lookalike_sets() {
             let mut chars = set.chars();
             let Some(letter) = chars.next().map(initial_of) else { continue };
             for c in chars {
@@ -316,7 +316,13 @@ fn lookalike_initials_table() -> &'static InitialsTable {
 
 /// Sets of look-alike Han characters (形近字), one a line, the commonest first; made by
 /// `tools/make_lookalikes.py` (four-corner codes confirmed by the glyphs' likeness).
-pub const LOOKALIKES: &str = include_str!("lookalikes.txt");
+const LOOKALIKES: &str = include_str!("lookalikes.txt");
+
+/// The sets of look-alike Han characters, each the string of its characters, the commonest
+/// first.
+pub fn lookalike_sets() -> impl Iterator<Item = &'static str> {
+    LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty())
+}
 
 /// First letter of the default pinyin reading, 0 if the character has none.
 fn initial_of(c: char) -> u8 {
@@ -389,7 +395,7 @@ mod tests {
         assert_eq!(syms("事非城拜转投空", Normalizing::Lookalikes), syms(text, Normalizing::Lookalikes)[..7]);
         // Every set is Han characters of the tokenizer's tables, each in one set only.
         let mut seen = std::collections::HashSet::new();
-        for set in LOOKALIKES.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for set in lookalike_sets() {
             assert!(set.chars().count() >= 2, "{set}");
             for c in set.chars() {
                 assert!(han_symbol(initials_table(), c).is_some_and(|s| s < 128), "{c} in {set}");

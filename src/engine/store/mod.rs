@@ -234,6 +234,13 @@ impl Store {
         Ok(self.conn.query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| r.get(0)).optional()?)
     }
 
+    /// The first `chars` characters of a document's text: enough to tell what it is without
+    /// reading all of it.
+    pub fn text_start(&self, id: u32, chars: usize) -> Result<Option<String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT substr(text, 1, ?2) FROM documents WHERE id = ?1")?;
+        Ok(stmt.query_row(params![id, chars as i64], |r| r.get(0)).optional()?)
+    }
+
     /// Path, title and text of one document.
     pub fn source_doc(&self, id: u32) -> Result<Option<SourceDoc>> {
         let mut stmt = self.conn.prepare_cached("SELECT path, title, text FROM documents WHERE id = ?1")?;

@@ -42,10 +42,13 @@ pub(super) fn name_key(bigram: &str) -> u64 {
     xxh3_64(bigram.as_bytes())
 }
 
-/// Whether a text is mostly Han characters (a document this index takes).
+/// How many characters of a text's start [`is_chinese`] looks at.
+pub const LANGUAGE_SAMPLE: usize = 20_000;
+
+/// Whether a text is mostly Han characters (a document this index takes), by its start.
 pub fn is_chinese(text: &str) -> bool {
     let (mut han, mut letters) = (0usize, 0usize);
-    for c in text.chars().take(20_000) {
+    for c in text.chars().take(LANGUAGE_SAMPLE) {
         if c.is_alphabetic() {
             letters += 1;
             han += usize::from(('\u{3400}'..='\u{9fff}').contains(&c));

@@ -45,8 +45,6 @@ pub struct Found {
     /// Share of the suspect's content words whose aligned Chinese window has a word meaning
     /// them: the similarity reports show.
     pub explained: f64,
-    /// Names both share (`chu erh`), as the English text writes them.
-    pub names: Vec<String>,
     /// What the score is made of: the mean aligned window score, the document's smoothed
     /// likelihood ratio, the shared names' weight, how straight the alignment runs (Pearson's
     /// r of English window against Chinese window) and the share of the document's windows
@@ -100,21 +98,14 @@ pub fn best(index: &TranslationIndex, text: &str) -> Option<Found> {
     let dictionary = super::chinese::Dictionary::shared();
     let words = english::content_words(text);
     let bigrams = english::name_bigrams(text, &super::chinese::is_syllable);
-    // A long text: its parts, the best part speaking for it.
-    // (A short last part joins the one before: a few dozen words meet some chapter by chance.)
-    let mut parts: Vec<&[english::Word]> = Vec::new();
-    let mut at = 0;
-    while at < words.len() {
-        let rest = words.len() - at;
-        let take = if rest <= MAX_WORDS.max(PART_WORDS * 3 / 2)
-            && (at == 0 && rest <= MAX_WORDS || at > 0 && rest < PART_WORDS * 3 / 2)
-        {
-            rest
-        } else {
-            PART_WORDS
-        };
-        parts.push(&words[at..at + take]);
-        at += take;
+    // A long text: its parts, the best part speaking for it; a short last part joins the one
+    // before (a few dozen words meet some chapter by chance).
+    let mut parts: Vec<&[english::Word]> =
+        if words.len() <= MAX_WORDS { vec![&words[..]] } else { words.chunks(PART_WORDS).collect() };
+    if parts.len() > 1 && parts[parts.len() - 1].len() < PART_WORDS / 2 {
+        let joined = words.len() - parts[parts.len() - 2].len() - parts[parts.len() - 1].len();
+        parts.truncate(parts.len() - 2);
+        parts.push(&words[joined..]);
     }
     let mut best: Option<Found> = None;
     for part in parts {
@@ -183,36 +174,26 @@ fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
     ranked.truncate(CANDIDATES);
     // Stage 2: aligned windows with each candidate.
-    let mut judged: Vec<(f64, usize, Alignment)> = ranked
+    let mut judged: Vec<(f64, usize, f64, Alignment)> = ranked
         .iter()
         .map(|&(_, d, llr)| {
             let a = align(index, d, q);
-            (a.mean + 0.5 * llr + NAME_SCORE * names_weight[d] + 0.2 * a.diagonal + COVERED * a.covered(), d, a)
+            (a.mean + 0.5 * llr + NAME_SCORE * names_weight[d] + 0.2 * a.diagonal + COVERED * a.covered, d, llr, a)
         })
         .collect();
     judged.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (top_score, top, alignment) = judged.first()?;
+    let (top_score, top, llr, alignment) = judged.first()?;
     let hash = index.documents[*top].text_hash;
     // Documents with the same text as the best (a chapter imported twice) do not compete.
-    let next = judged.iter().skip(1).find(|(_, d, _)| index.documents[*d].text_hash != hash).map(|j| j.0);
+    let next = judged.iter().skip(1).find(|j| index.documents[j.1].text_hash != hash).map(|j| j.0);
     let margin = next.map_or(*top_score, |next| top_score - next);
     let doc = &index.documents[*top];
-    let shared: Vec<String> = q
-        .bigrams
-        .iter()
-        .filter(|(b, _)| index.names.get(&name_key(b)).is_some_and(|docs| docs.contains(&(*top as u32))))
-        .map(|(b, _)| b.clone())
-        .collect();
-    let mut names = shared;
-    names.sort();
-    names.dedup();
-    let llr = ranked.iter().find(|r| r.1 == *top).map_or(0.0, |r| r.2);
     let features = Features {
         window_mean: alignment.mean,
-        likelihood: llr,
+        likelihood: *llr,
         names: names_weight[*top],
         diagonal: alignment.diagonal,
-        source_covered: alignment.covered(),
+        source_covered: alignment.covered,
         english_words: q.words.len(),
         chinese_words: doc.words.len(),
     };
@@ -223,7 +204,6 @@ fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
         score: *top_score,
         margin,
         explained: alignment.explained,
-        names,
         passages: alignment.passages(q, doc),
     })
 }
@@ -237,6 +217,8 @@ struct Alignment {
     mean: f64,
     diagonal: f64,
     explained: f64,
+    /// Share of the document's windows some English window aligns with better than chance.
+    covered: f64,
 }
 
 /// How much it counts that the English windows align with much of the document (a
@@ -245,12 +227,6 @@ struct Alignment {
 const COVERED: f64 = 0.3;
 
 impl Alignment {
-    /// Share of the document's windows some English window aligns with better than chance.
-    fn covered(&self) -> f64 {
-        let hit: std::collections::HashSet<usize> = self.windows.iter().filter(|w| w.3 > 0.0).map(|w| w.2).collect();
-        hit.len() as f64 / self.zh_windows.len().max(1) as f64
-    }
-
     /// Consecutive English windows aligned to Chinese windows that go forward, as passages
     /// (English char range ↔ Chinese char range); windows that align worse than chance are left
     /// out.
@@ -362,7 +338,9 @@ fn align(index: &TranslationIndex, d: usize, q: &Query) -> Alignment {
         let ys: Vec<f64> = windows.iter().map(|w| w.2 as f64).collect();
         pearson(&xs, &ys)
     };
-    Alignment { windows, zh_windows: zh, mean, diagonal, explained }
+    let aligned: std::collections::HashSet<usize> = windows.iter().filter(|w| w.3 > 0.0).map(|w| w.2).collect();
+    let covered = aligned.len() as f64 / zh.len().max(1) as f64;
+    Alignment { windows, zh_windows: zh, mean, diagonal, explained, covered }
 }
 
 fn pearson(xs: &[f64], ys: &[f64]) -> f64 {

@@ -57,9 +57,12 @@ pub fn index_for(store: &Store) -> Result<Arc<TranslationIndex>> {
     {
         return Ok(index.clone());
     }
-    let mut texts = Vec::with_capacity(documents.len());
+    // Only the Chinese documents are read whole: an English corpus costs a look at each start.
+    let mut texts = Vec::new();
     for d in &documents {
-        if let Some(text) = store.text(d.id)? {
+        if store.text_start(d.id, index::LANGUAGE_SAMPLE)?.is_some_and(|start| is_chinese(&start))
+            && let Some(text) = store.text(d.id)?
+        {
             texts.push((d.id, text));
         }
     }
