@@ -68,3 +68,23 @@ def assert_same_passages_as_check(run_dir: str, db: str, suspects: list[str]) ->
             found += len(sa["passages"])
         assert a["similarity"] == pytest.approx(b["similarity"]), a["path"]
     assert found > 0, "the suspects copy the corpus"
+
+
+def assert_same_pairs_as_among(run_dir: str, files: list[str], tmp_path: Path) -> dict:
+    """`zhiwen report --from-parquet` of a self-join run gives the pairs of `zhiwen check
+    --among` on the same files: each pair once, in its better direction, with the same
+    similarity and passages. Returns the pairs (names) with (similarity, passages)."""
+    report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
+    got = {
+        (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])
+        for r in report["suspects"]
+        for s in r["sources"]
+    }
+    among = json.loads(run_cli("--db", str(tmp_path / "empty.sqlite"), "check", "--among", "--json", *files).stdout)
+    want = {(Path(p["a"]).name, Path(p["b"]).name): (p["similarity"], p["passages"]) for p in among["pairs"]}
+    assert len(want) >= 4
+    assert got.keys() == want.keys()
+    for pair, (similarity, passages) in want.items():
+        assert got[pair][0] == pytest.approx(similarity), pair
+        assert got[pair][1] == passages, pair
+    return want

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REPO, assert_same_passages_as_check, run_cli
+from conftest import FIXTURES, REPO, assert_same_pairs_as_among, assert_same_passages_as_check, run_cli
 
 
 def connect_missing() -> str | None:
@@ -106,18 +106,7 @@ def test_a_check_and_a_self_join_over_spark_connect_give_the_passages_of_zhiwen_
     assert_same_passages_as_check(run_dir, db, suspects)
 
     # The self-join: the pairs of `check --among`, each once, in its better direction.
-    report = json.loads(run_cli("report", "--from-parquet", self_join[-1], "--json").stdout)
-    got = {
-        (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])
-        for r in report["suspects"]
-        for s in r["sources"]
-    }
-    among = json.loads(run_cli("--db", str(tmp_path / "empty.sqlite"), "check", "--among", "--json", *among_files).stdout)
-    want = {(Path(p["a"]).name, Path(p["b"]).name): (p["similarity"], p["passages"]) for p in among["pairs"]}
-    assert len(want) >= 4 and got.keys() == want.keys()
-    for pair, (similarity, passages) in want.items():
-        assert got[pair][0] == pytest.approx(similarity), pair
-        assert got[pair][1] == passages, pair
+    assert_same_pairs_as_among(self_join[-1], among_files, tmp_path)
 
 
 def test_master_and_remote_exclude_each_other():

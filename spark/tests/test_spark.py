@@ -22,7 +22,7 @@ import pytest
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
-from conftest import FIXTURES, REPO, assert_same_passages_as_check, run_cli
+from conftest import FIXTURES, REPO, assert_same_pairs_as_among, assert_same_passages_as_check, run_cli
 from zhiwen_spark import job
 
 K = job.MAX_DISTANCE
@@ -302,19 +302,7 @@ def test_a_self_join_gives_the_pairs_of_check_among_whichever_side_has_the_highe
     run_cli("--db", db, "export", "--parquet", str(tmp_path / "export"))
     # Two cells per side: pairs across cells and within them.
     run_dir = job.run(spark, "self", str(tmp_path / "export"), None, str(tmp_path / "runs"), run_id="self", text_cells=2)
-    report = json.loads(run_cli("report", "--from-parquet", run_dir, "--json").stdout)
-    got = {
-        (Path(r["path"]).name, Path(s["path"]).name): (s["similarity"], s["passages"])
-        for r in report["suspects"]
-        for s in r["sources"]
-    }
-    among = json.loads(run_cli("--db", str(tmp_path / "empty.sqlite"), "check", "--among", "--json", *files).stdout)
-    want = {(Path(p["a"]).name, Path(p["b"]).name): (p["similarity"], p["passages"]) for p in among["pairs"]}
-    assert len(want) >= 4
-    assert got.keys() == want.keys()
-    for pair, (similarity, passages) in want.items():
-        assert got[pair][0] == pytest.approx(similarity), pair
-        assert got[pair][1] == passages, pair
+    want = assert_same_pairs_as_among(run_dir, files, tmp_path)
     ids = {Path(f).name: i for i, f in enumerate(files)}
     assert any(ids[a] > ids[b] for a, b in want), "a pair whose suspect has the higher id"
     assert not (Path(run_dir) / "_directed").exists()
