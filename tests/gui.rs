@@ -1201,3 +1201,26 @@ fn a_scanned_pdf_shows_its_pages_beside_the_text_read_from_them() {
     assert_eq!(pages.len(), 2, "one picture a page");
     assert!(h.state().results[0].outcome.report.sources[0].path.ends_with("xiyouji_000.txt"));
 }
+
+#[test]
+fn a_translation_is_named_as_one_with_its_aligned_passage_and_no_copy_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    // Forty 聊斋志异 stories imported; Herbert Giles' English version of one of them checked.
+    let translation = fixtures().join("translation");
+    let mut h = app_harness_importing(dir.path().join("corpus.sqlite"), translation.join("zh"), dir.path().join("r.json"));
+    h.step();
+    h.get_by_label("Import folder…").click();
+    step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
+    h.get_by_label("Close").click();
+    step_until(&mut h, "the corpus", |a| a.corpus.docs.len() == 39 && a.import.is_none());
+    drop_to_check(&mut h, &translation.join("en/giles_312.txt"));
+    step_until(&mut h, "the check", |a| a.results.len() == 1 && a.viewer.is_some());
+    h.run_steps(2);
+    assert!(h.query_all_by_label_contains("象 (translation)").count() >= 2, "the results table and the viewer name it");
+    h.get_by_label_contains("words the source means");
+    // An aligned passage has no copied regions and no marks: no key for them either.
+    assert!(h.query_by_label_contains("Copied region").is_none());
+    assert!(h.query_by_label_contains("homophone").is_none());
+    let viewer = h.state().viewer.as_ref().unwrap();
+    assert!(viewer.left_marks.is_empty() && viewer.right_marks.is_empty());
+}

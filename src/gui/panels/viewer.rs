@@ -112,7 +112,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
         egui::ScrollArea::vertical().id_salt("passage_list").show(ui, |ui| {
             for (i, p) in source.passages.iter().enumerate() {
                 // One copy cut by ads, edits or reordered sentences is one region.
-                if i == 0 || source.passages[i - 1].region != p.region {
+                if source.kind.is_text() && (i == 0 || source.passages[i - 1].region != p.region) {
                     ui.label(egui::RichText::new(format!("{} {}", tr.region, p.region + 1)).strong());
                 }
                 let text = if source.kind.is_text() {
