@@ -1207,7 +1207,8 @@ fn a_translation_is_named_as_one_with_its_aligned_passage_and_no_copy_marks() {
     let dir = tempfile::tempdir().unwrap();
     // Forty 聊斋志异 stories imported; Herbert Giles' English version of one of them checked.
     let translation = fixtures().join("translation");
-    let mut h = app_harness_importing(dir.path().join("corpus.sqlite"), translation.join("zh"), dir.path().join("r.json"));
+    let mut h =
+        app_harness_importing(dir.path().join("corpus.sqlite"), translation.join("zh"), dir.path().join("r.json"));
     h.step();
     h.get_by_label("Import folder…").click();
     step_until(&mut h, "the import", |a| a.import.as_ref().is_some_and(|j| j.report.is_some()));
