@@ -31,10 +31,34 @@ fn english_translations_are_found_with_their_chinese_stories_and_nothing_else_is
                 assert!(source["path"].as_str().unwrap().ends_with(&format!("zh/{story}.txt")), "{name}: {source:#?}");
                 assert_eq!(source["kind"], "translation", "{name}");
                 assert!(source["similarity"].as_f64().unwrap() > 0.3, "{name}: {source:#?}");
-                // Passages pair English with Chinese text.
-                let p = &source["passages"][0];
-                assert!(p["suspect_end"].as_u64() > p["suspect_start"].as_u64());
-                assert!(p["source_end"].as_u64() > p["source_start"].as_u64());
+                // Passages pair whole English sentences with whole Chinese ones, in order on
+                // both sides, each with its evidence.
+                let english: Vec<char> =
+                    std::fs::read_to_string(s["path"].as_str().unwrap()).unwrap().chars().collect();
+                let chinese: Vec<char> =
+                    std::fs::read_to_string(source["path"].as_str().unwrap()).unwrap().chars().collect();
+                let passages = source["passages"].as_array().unwrap();
+                assert!(passages.len() >= 3, "{name}: {passages:#?}");
+                let at = |p: &Value, k: &str| p[k].as_u64().unwrap() as usize;
+                for (i, p) in passages.iter().enumerate() {
+                    let en: String = english[at(p, "suspect_start")..at(p, "suspect_end")].iter().collect();
+                    let zh: String = chinese[at(p, "source_start")..at(p, "source_end")].iter().collect();
+                    assert!(
+                        en.trim_end().ends_with(['.', '!', '?', ';', ':', '"', '\'', '\u{201d}']),
+                        "{name}: {en:?}"
+                    );
+                    assert!(
+                        zh.trim_end().ends_with(['。', '！', '？', '；', '”', '\n'])
+                            || zh.trim_end().len() + 3 > chinese.len(),
+                        "{name}: {zh:?}"
+                    );
+                    assert!(p["evidence_bits"].as_f64().unwrap() > 0.0, "{name}: {p:#?}");
+                    if i > 0 {
+                        let before = &passages[i - 1];
+                        assert!(at(p, "suspect_start") >= at(before, "suspect_end"), "{name}: English out of order");
+                        assert!(at(p, "source_start") >= at(before, "source_end"), "{name}: Chinese out of order");
+                    }
+                }
             }
             None => assert!(sources.is_empty(), "{name} is no translation of the store's stories: {sources:#?}"),
         }
@@ -65,6 +89,6 @@ fn a_text_copy_has_no_kind_in_the_json_and_a_translation_report_says_aligned() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("(translation)"), "the source is named as translated");
-    assert!(html.contains("Aligned passage 1"));
+    assert!(html.contains("Aligned sentences 1"));
     assert!(!html.contains("Copied region"));
 }

@@ -138,6 +138,14 @@ pub fn html(input: &ReportInput) -> String {
             percent(s.source_coverage),
             n = i + 1
         );
+        if !s.names.is_empty() {
+            let names: Vec<String> = s
+                .names
+                .iter()
+                .map(|n| format!("{} = {} ({}×)", escape(&n.english), escape(&n.chinese), n.count))
+                .collect();
+            let _ = writeln!(out, "<p class=\"names\">Names both share: {}</p>", names.join(" · "));
+        }
         for (j, p) in s.passages.iter().enumerate() {
             let d = s.passage_marks(&suspect, &source, p);
             let heading = if s.kind.is_text() {
@@ -166,16 +174,17 @@ pub fn html(input: &ReportInput) -> String {
                     p.evidence_bits
                 )
             } else {
-                // A translation's passages are aligned windows, not shared characters.
+                // A translation's passages are aligned sentences, not shared characters.
                 format!(
-                    "Aligned passage {}: suspect characters {}–{}, source characters {}–{}; {} of its words have a \
-                     word of the source meaning them",
+                    "Aligned sentences {}: suspect characters {}–{}, source characters {}–{}; {} of its words have a \
+                     word of the source meaning them ({:.0} bits)",
                     j + 1,
                     p.suspect_start,
                     p.suspect_end,
                     p.source_start,
                     p.source_end,
                     percent(p.containment),
+                    p.evidence_bits
                 )
             };
             let _ = write!(

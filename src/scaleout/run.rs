@@ -154,6 +154,7 @@ pub fn read_run(run_dir: &Path, folders: &ExportFolders) -> Result<RunReports> {
                 passages: Vec::new(),
                 work: None,
                 kind: Default::default(),
+                names: Vec::new(),
             });
             m.passages.push(Passage {
                 suspect_start: ss[i] as usize,

@@ -162,6 +162,19 @@ pub struct SourceMatch {
     /// aligned sentences rather than shared characters.
     #[serde(default, skip_serializing_if = "CopyKind::is_text")]
     pub kind: CopyKind,
+    /// For a translation or adaptation: the names both texts share, romanised on the
+    /// suspect's side (evidence a reader can check; not in the JSON when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<SharedName>,
+}
+
+/// A name a translation shares with its source: `Chu Erh-tan` ↔ `朱尔旦`, and how often the
+/// English text has it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct SharedName {
+    pub english: String,
+    pub chinese: String,
+    pub count: usize,
 }
 
 /// How a suspect copies a source.
@@ -547,6 +560,7 @@ fn match_source(
         source_coverage,
         work: None,
         kind: CopyKind::Text,
+        names: Vec::new(),
         passages: passages
             .iter()
             .map(|(p, v, region)| Passage {

@@ -76,11 +76,19 @@ pub fn gloss_stems(gloss: &str) -> impl Iterator<Item = String> {
     content_words(gloss).into_iter().map(|w| w.stem)
 }
 
-/// Name bigrams of English text: runs of capitalised words (`Chu Erh-tan`, `Ling-yang`),
-/// split at spaces and hyphens into syllables, each maximal stretch of at least two
-/// romanised syllables (pinyin or Wade–Giles, `is_syllable`) giving its neighbouring pairs
-/// (`chu erh`, `erh tan`), with the char offset of the pair.
-pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(String, u32)> {
+/// A romanised name in English text: `Chu Erh-tan`, its syllables normalised
+/// ([`normalise_syllable`]) and the char offset where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub syllables: Vec<String>,
+    pub start: u32,
+}
+
+/// The romanised names of English text: in runs of capitalised words (`Chu Erh-tan`,
+/// `Ling-yang`) split at spaces and hyphens into syllables, each maximal stretch of at least
+/// two romanised syllables (pinyin or Wade–Giles, `is_syllable`).
+pub fn names(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<Name> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -90,7 +98,8 @@ pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(Stri
             i += 1;
             continue;
         }
-        let mut syllables: Vec<(String, u32)> = Vec::new();
+        // (normalised syllable, start, end)
+        let mut syllables: Vec<(String, usize, usize)> = Vec::new();
         let mut j = i;
         loop {
             let start = j;
@@ -98,7 +107,7 @@ pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(Stri
                 j += 1;
             }
             let word: String = chars[start..j].iter().collect();
-            syllables.push((normalise_syllable(&word), start as u32));
+            syllables.push((normalise_syllable(&word), start, j));
             let hyphen = j + 1 < chars.len() && chars[j] == '-' && chars[j + 1].is_alphabetic();
             let space = j + 1 < chars.len() && chars[j] == ' ' && chars[j + 1].is_uppercase();
             if !(hyphen || space) {
@@ -106,13 +115,18 @@ pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(Stri
             }
             j += 1;
         }
-        let mut stretch: Vec<&(String, u32)> = Vec::new();
+        let mut stretch: Vec<&(String, usize, usize)> = Vec::new();
         for s in syllables.iter().map(Some).chain([None]) {
             match s {
                 Some(s) if is_syllable(&s.0) => stretch.push(s),
                 _ => {
                     if stretch.len() >= 2 {
-                        out.extend(stretch.windows(2).map(|w| (format!("{} {}", w[0].0, w[1].0), w[0].1)));
+                        let (from, to) = (stretch[0].1, stretch[stretch.len() - 1].2);
+                        out.push(Name {
+                            text: chars[from..to].iter().collect(),
+                            syllables: stretch.iter().map(|s| s.0.clone()).collect(),
+                            start: from as u32,
+                        });
                     }
                     stretch.clear();
                 }
@@ -121,6 +135,15 @@ pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(Stri
         i = j.max(i + 1);
     }
     out
+}
+
+/// Name bigrams of English text: the neighbouring syllable pairs of its [`names`]
+/// (`chu erh`, `erh tan`), with the char offset of the name.
+pub fn name_bigrams(text: &str, is_syllable: &dyn Fn(&str) -> bool) -> Vec<(String, u32)> {
+    names(text, is_syllable)
+        .into_iter()
+        .flat_map(|n| n.syllables.windows(2).map(|w| (format!("{} {}", w[0], w[1]), n.start)).collect::<Vec<_>>())
+        .collect()
 }
 
 /// A romanised syllable as names are compared: accents off, lower case, no apostrophes

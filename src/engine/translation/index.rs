@@ -22,6 +22,8 @@ pub(super) struct Document {
     pub words: Vec<Word>,
     /// A hash of the text: documents with the same text are one for ranking.
     pub text_hash: u64,
+    /// Char offsets where its sentences end ([`super::sentences::is_chinese_break`]).
+    pub breaks: Vec<u32>,
 }
 
 /// The index of a corpus's Chinese documents.
@@ -33,6 +35,9 @@ pub struct TranslationIndex {
     pub(super) postings: HashMap<u32, Vec<(u32, f32)>>,
     /// Stem → its share of all the corpus's mass (the background model).
     pub(super) background: HashMap<u32, f64>,
+    /// Stem → the share of the corpus's words that have it among their senses (the chance of
+    /// meeting it in a word, for sentence alignment).
+    pub(super) presence: HashMap<u32, f64>,
     /// Name bigram (hashed) → the documents that have it.
     pub(super) names: HashMap<u64, Vec<u32>>,
 }
@@ -66,6 +71,7 @@ impl TranslationIndex {
         let read: Vec<Read> = texts.par_iter().map(|(id, text)| read(*id, text)).collect();
         let mut postings: HashMap<u32, Vec<(u32, f32)>> = HashMap::new();
         let mut background: HashMap<u32, f64> = HashMap::new();
+        let mut presence: HashMap<u32, f64> = HashMap::new();
         let mut names: HashMap<u64, Vec<u32>> = HashMap::new();
         // Each distinct word looked up once; words without senses are left out.
         let mut distinct: HashMap<&str, Option<u32>> = HashMap::new();
@@ -87,6 +93,7 @@ impl TranslationIndex {
                 let share = 1.0 / stems.len() as f32;
                 for s in stems {
                     *mass.entry(*s).or_default() += share;
+                    *presence.entry(*s).or_default() += 1.0;
                 }
                 doc.words.push(Word { start, end, sense });
             }
@@ -103,7 +110,8 @@ impl TranslationIndex {
         }
         let total = total.max(1.0);
         background.values_mut().for_each(|m| *m /= total);
-        TranslationIndex { documents, senses, postings, background, names }
+        presence.values_mut().for_each(|m| *m /= total);
+        TranslationIndex { documents, senses, postings, background, presence, names }
     }
 
     /// Memory the index holds, in bytes (its arrays and hash tables, approximately).
@@ -112,12 +120,12 @@ impl TranslationIndex {
         let docs: usize = self
             .documents
             .iter()
-            .map(|d| d.words.capacity() * size_of::<Word>() + size_of::<Document>())
+            .map(|d| d.words.capacity() * size_of::<Word>() + d.breaks.capacity() * 4 + size_of::<Document>())
             .sum::<usize>()
             + self.senses.iter().map(|s| s.capacity() * 4 + 24).sum::<usize>();
         let postings: usize = self.postings.values().map(|v| v.capacity() * 8 + 40).sum();
         let names: usize = self.names.values().map(|v| v.capacity() * 4 + 40).sum();
-        docs + postings + names + self.background.len() * 24
+        docs + postings + names + (self.background.len() + self.presence.len()) * 24
     }
 
     /// Number of documents indexed.
@@ -140,10 +148,13 @@ fn read(id: u32, text: &str) -> Read<'_> {
     // The title line says little a translation keeps word for word; it is left out.
     let body = crate::engine::signature::body(text);
     let mut offset = text[..text.len() - body.len()].chars().count() as u32;
+    let mut breaks = Vec::new();
     for word in jieba.cut(body, true).into_iter().map(|t| t.word) {
         let chars = word.chars().count() as u32;
         if word.chars().any(|c| c.is_alphanumeric()) {
             words.push((offset, offset + chars, word));
+        } else if super::sentences::is_chinese_break(word) {
+            breaks.push(offset + chars);
         }
         offset += chars;
     }
@@ -165,5 +176,5 @@ fn read(id: u32, text: &str) -> Read<'_> {
     }
     bigrams.sort_unstable();
     bigrams.dedup();
-    (Document { id, words: Vec::new(), text_hash: xxh3_64(text.as_bytes()) }, words, bigrams)
+    (Document { id, words: Vec::new(), text_hash: xxh3_64(text.as_bytes()), breaks }, words, bigrams)
 }

@@ -21,12 +21,13 @@ pub mod chinese;
 pub mod english;
 pub mod index;
 pub mod matching;
+pub mod sentences;
 
 pub use index::{TranslationIndex, is_chinese};
 pub use matching::{Found, find};
 
 use crate::Result;
-use crate::engine::check::{CopyKind, SourceMatch, SuspectReport};
+use crate::engine::check::{CopyKind, SharedName, SourceMatch, SuspectReport};
 use crate::engine::store::Store;
 use std::sync::{Arc, Mutex};
 
@@ -85,6 +86,10 @@ pub fn add_translations(report: &mut SuspectReport, store: &Store, text: &str) -
     }
     let Some(doc) = store.source_doc(found.id)? else { return Ok(()) };
     debug_assert!(found.kind != CopyKind::Text);
+    let names = match store.text(found.id)? {
+        Some(source) => shared_names(text, &source),
+        None => Vec::new(),
+    };
     report.similarity = report.similarity.max(found.explained);
     report.sources.push(SourceMatch {
         id: found.id,
@@ -95,6 +100,60 @@ pub fn add_translations(report: &mut SuspectReport, store: &Store, text: &str) -
         passages: found.passages,
         work: store.work_of(found.id)?,
         kind: found.kind,
+        names,
     });
     Ok(())
+}
+
+/// How many shared names a report lists at most.
+const MAX_NAMES: usize = 20;
+
+/// The romanised names of an English text that a Chinese text has in characters read that
+/// way (`Chu Erh-tan` ↔ 朱尔旦), commonest first: the evidence of names a reader can check.
+pub fn shared_names(english: &str, chinese: &str) -> Vec<SharedName> {
+    let han: Vec<char> = chinese.chars().collect();
+    let mut readings: std::collections::HashMap<char, Vec<String>> = Default::default();
+    // Per distinct name (its syllables): how the English writes it first, how often, and
+    // the Chinese it was found as.
+    let mut found: std::collections::BTreeMap<Vec<String>, (String, usize, Option<String>)> = Default::default();
+    for name in english::names(english, &chinese::is_syllable) {
+        found.entry(name.syllables).or_insert_with(|| (name.text, 0, None)).1 += 1;
+    }
+    for (syllables, (_, _, chinese_name)) in found.iter_mut() {
+        let k = syllables.len();
+        *chinese_name = (0..han.len().saturating_sub(k - 1)).find_map(|i| {
+            let reads = |j: usize| {
+                let c = han[i + j];
+                ('\u{3400}'..='\u{9fff}').contains(&c)
+                    && readings.entry(c).or_insert_with(|| chinese::readings(c)).contains(&syllables[j])
+            };
+            (0..k).all(reads).then(|| han[i..i + k].iter().collect())
+        });
+    }
+    let mut out: Vec<SharedName> = found
+        .into_values()
+        .filter_map(|(english, count, chinese)| Some(SharedName { english, chinese: chinese?, count }))
+        .collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.english.cmp(&b.english)));
+    out.truncate(MAX_NAMES);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_shared_where_the_chinese_reads_as_the_english_romanises() {
+        // The opening of 陆判 (聊斋志异) and of Herbert Giles' translation, "The Judge".
+        let english = "At Ling-yang there lived a man named Chu Erh-tan, whose literary\n\
+                       designation was Hsiao-ming. He was a fine manly fellow, but an egregious dunce. \
+                       One day Chu met the Judge; Hsiao-ming laughed. Mr. Wang Fu came too.";
+        let chinese = "卷二 陆判\n　　陵阳朱尔旦，字小明，性豪放，然素钝，学虽笃，尚未知名。";
+        let names: Vec<(String, String, usize)> =
+            shared_names(english, chinese).into_iter().map(|n| (n.english, n.chinese, n.count)).collect();
+        let expected = [("Hsiao-ming", "小明", 2), ("Chu Erh-tan", "朱尔旦", 1), ("Ling-yang", "陵阳", 1)];
+        // Wang Fu is no one in the Chinese text.
+        assert_eq!(names, expected.map(|(e, c, n)| (e.to_string(), c.to_string(), n)));
+    }
 }

@@ -108,6 +108,14 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
 
     // Passage list.
     egui::Panel::left("passages").resizable(true).default_size(230.0).show(ui, |ui| {
+        // A translation's shared names: evidence a reader checks at a glance.
+        if !source.names.is_empty() {
+            ui.strong(tr.shared_names);
+            for n in &source.names {
+                ui.label(format!("{} = {}  ×{}", n.english, n.chinese, n.count));
+            }
+            ui.separator();
+        }
         ui.strong(tr.passages);
         egui::ScrollArea::vertical().id_salt("passage_list").show(ui, |ui| {
             for (i, p) in source.passages.iter().enumerate() {
@@ -131,17 +139,18 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                         p.containment * 100.0
                     )
                 } else {
-                    // Aligned windows of a translation: how many of the English words a word
-                    // of the Chinese stretch means.
+                    // Aligned sentences of a translation: how many of the English words a word
+                    // of the Chinese sentences means, and the evidence.
                     format!(
-                        "#{}  {}–{} ↔ {}–{}\n{} {:.0}%",
+                        "#{}  {}–{} ↔ {}–{}\n{} {:.0}% · {:.0} bits",
                         i + 1,
                         p.suspect_start,
                         p.suspect_end,
                         p.source_start,
                         p.source_end,
                         tr.words_explained,
-                        p.containment * 100.0
+                        p.containment * 100.0,
+                        p.evidence_bits
                     )
                 };
                 let label = egui::RichText::new(text).background_color(passage_color(i, false));
