@@ -92,3 +92,39 @@ fn a_text_copy_has_no_kind_in_the_json_and_a_translation_report_says_aligned() {
     assert!(html.contains("Aligned sentences 1"));
     assert!(!html.contains("Copied region"));
 }
+
+/// An English web page that translates a story of the corpus is checked for translation on its
+/// own (its language is not the corpus's), kept as a finding, and its takedown notice says it
+/// is an unauthorised translation, not a copy.
+#[test]
+fn a_translated_web_page_becomes_a_finding_and_its_notice_says_translation() {
+    let dir = tempfile::tempdir().unwrap();
+    translation_store(dir.path());
+    let english = std::fs::read_to_string(fixtures().join("translation/en/giles_312.txt")).unwrap();
+    let paragraphs: String =
+        english.split("\n\n").map(|p| format!("<p>{}</p>\n", p.replace('&', "&amp;").replace('<', "&lt;"))).collect();
+    let page = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>The Elephant</title></head>\
+         <body><nav>Home | Stories</nav><article>{paragraphs}</article></body></html>"
+    );
+    let site = crate::util::StaticSite::serve(vec![("/story/312.html", page.into_bytes(), "text/html; charset=utf-8")]);
+    let url = format!("{}/story/312.html", site.base);
+    let out = zhiwen(dir.path())
+        .args(["check", "--json", "--proxy", "none", "--delay", "0.05", "--timeout", "5", &url])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("bad JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let suspect = &json["suspects"][0];
+    let source = &suspect["sources"][0];
+    assert_eq!(source["kind"], "translation", "{suspect:#}");
+    assert!(source["path"].as_str().unwrap().ends_with("zh/312.txt"), "{source:#}");
+    let id = suspect["finding_id"].as_i64().expect("the page is kept as a finding").to_string();
+    let out = zhiwen(dir.path()).args(["notice", "--kind", "dmca", &id]).output().unwrap();
+    let dmca = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dmca.contains("is an unauthorised translation of \""), "{dmca}");
+    assert!(dmca.contains(&url), "{dmca}");
+    let out = zhiwen(dir.path()).args(["notice", "--kind", "cn", &id]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("（未经许可的翻译作品）"));
+}

@@ -8,6 +8,7 @@
 //! line of visible text (no control or bidirectional-override characters, no line breaks
 //! that could forge a line of the notice) before it reaches the notice.
 
+use crate::engine::check::CopyKind;
 use crate::engine::store::Store;
 use crate::engine::store::watch::{RightsHolder, host_of};
 use crate::{Error, Result};
@@ -48,6 +49,9 @@ pub struct NoticeWork {
     pub authors: Vec<String>,
     /// The copied chapters' titles (empty when the work is one document).
     pub chapters: Vec<String>,
+    /// The page is a translation of the work into another language (an unauthorised
+    /// translation infringes the right of translation), not a copy of its text.
+    pub translated: bool,
 }
 
 /// What a notice is made from.
@@ -86,8 +90,20 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
             )));
         }
         hosts.insert(host_of(&info.target));
+        // How the page copies each source: a free adaptation is never called a copy, so a
+        // page that only adapts is not put in a notice.
+        let kinds: std::collections::HashMap<u32, CopyKind> =
+            store.finding_result(id)?.map(|r| r.sources.iter().map(|s| (s.id, s.kind)).collect()).unwrap_or_default();
+        let kind_of = |doc: &u32| kinds.get(doc).copied().unwrap_or_default();
+        if !info.sources.is_empty() && info.sources.iter().all(|(doc, _)| kind_of(doc) == CopyKind::Adaptation) {
+            return Err(Error::Parameter(format!(
+                "finding {id} ({}) is a free adaptation, not a copy: not put in a notice",
+                url_exactly(&info.target)
+            )));
+        }
         let mut works: Vec<(Option<u32>, NoticeWork)> = Vec::new();
-        for (doc, _) in &info.sources {
+        for (doc, _) in info.sources.iter().filter(|(doc, _)| kind_of(doc) != CopyKind::Adaptation) {
+            let translated = kind_of(doc) == CopyKind::Translation;
             let chapter = store.document(*doc)?.map_or_else(|| format!("document {doc}"), |d| d.title);
             let work = store.work_of(*doc)?;
             let id = work.as_ref().map(|w| w.id);
@@ -97,10 +113,10 @@ pub fn notice_input(store: &Store, finding_ids: &[i64], date: i64) -> Result<Not
                     id,
                     match work {
                         Some(w) if w.title != chapter => {
-                            NoticeWork { title: w.title, authors: w.authors, chapters: vec![chapter] }
+                            NoticeWork { title: w.title, authors: w.authors, chapters: vec![chapter], translated }
                         }
-                        Some(w) => NoticeWork { title: w.title, authors: w.authors, chapters: vec![] },
-                        None => NoticeWork { title: chapter, authors: vec![], chapters: vec![] },
+                        Some(w) => NoticeWork { title: w.title, authors: w.authors, chapters: vec![], translated },
+                        None => NoticeWork { title: chapter, authors: vec![], chapters: vec![], translated },
                     },
                 )),
             }
@@ -254,11 +270,17 @@ fn dmca(n: &NoticeInput) -> String {
         if item.final_url != item.url {
             let _ = writeln!(t, "      (answered at {})", url_exactly(&item.final_url));
         }
-        let works: Vec<String> =
-            item.works.iter().map(|w| format!("\"{}\"{}", plain(&w.title), chapters(w, " (", "; ", ")"))).collect();
+        let works: Vec<String> = item
+            .works
+            .iter()
+            .map(|w| {
+                let how = if w.translated { "is an unauthorised translation of" } else { "copies" };
+                format!("{how} \"{}\"{}", plain(&w.title), chapters(w, " (", "; ", ")"))
+            })
+            .collect();
         let _ = writeln!(
             t,
-            "      copies {} ({:.0}% of the page's text); captured {} UTC, SHA-256 of the page as received: {}; \
+            "      {} ({:.0}% of the page's text); captured {} UTC, SHA-256 of the page as received: {}; \
              evidence: {}",
             works.join(", "),
             item.similarity * 100.0,
@@ -324,7 +346,8 @@ fn cn(n: &NoticeInput) -> String {
             .iter()
             .map(|w| {
                 let authors: Vec<String> = w.authors.iter().map(|a| plain(a)).collect();
-                format!("{}{}", work_cn(&plain(&w.title), &authors), chapters(w, "", "、", ""))
+                let translated = if w.translated { "（未经许可的翻译作品）" } else { "" };
+                format!("{}{}{translated}", work_cn(&plain(&w.title), &authors), chapters(w, "", "、", ""))
             })
             .collect();
         let _ = writeln!(t, "    {}. 作品名称：{}", i + 1, works.join("、"));

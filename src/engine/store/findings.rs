@@ -331,6 +331,14 @@ impl Store {
         Ok(self.finding_infos(&FindingFilter::default(), Some(id))?.pop())
     }
 
+    /// A finding's result (the suspect's report), without its text and pages.
+    pub fn finding_result(&self, id: i64) -> Result<Option<crate::SuspectReport>> {
+        use rusqlite::OptionalExtension;
+        let json: Option<String> =
+            self.conn.query_row("SELECT result FROM findings WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+        Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
+    }
+
     /// One finding whole, with its pages' bytes as received.
     pub fn finding(&self, id: i64) -> Result<Option<Finding>> {
         let Some(info) = self.finding_info(id)? else {
