@@ -142,12 +142,17 @@ pub fn align(
         }
     }
     first_word.push(log_miss.len());
-    // present[e * n + j]: whether English word e has its stem in Chinese sentence j.
-    let mut present = vec![false; log_miss.len() * n];
+    // matches[s * n + j]: the English words of sentence s whose stem Chinese sentence j has
+    // (most pairs have none, so a block costs its matches, not its words).
+    let mut sentence_of = Vec::with_capacity(log_miss.len());
+    for s in 0..m {
+        sentence_of.extend(std::iter::repeat_n(s, first_word[s + 1] - first_word[s]));
+    }
+    let mut matches: Vec<Vec<u32>> = vec![Vec::new(); m * n];
     for (j, sentence) in chinese.iter().enumerate() {
         for stem in &sentence.stems {
             for &e in by_stem.get(stem).map_or(&[][..], |v| &v[..]) {
-                present[e * n + j] = true;
+                matches[sentence_of[e] * n + j].push(e as u32);
             }
         }
     }
@@ -157,30 +162,32 @@ pub fn align(
         (1.0 - TRANSLATED + TRANSLATED / chance).ln()
     };
     // The blocks ending at English sentence i and Chinese sentence j, as (a, b, llr, words,
-    // matched) for a English and b Chinese sentences; `matched` marks the words of the a
-    // sentences met so far as b grows.
-    let mut matched = Vec::new();
+    // matched) for a English and b Chinese sentences. `seen` marks the words matched in the
+    // block so far (by generation, so it is never cleared).
+    let mut seen = vec![0u32; log_miss.len()];
+    let mut generation = 0u32;
+    let mut matched: Vec<usize> = Vec::new();
     let mut blocks_at = |i: usize, j: usize, out: &mut Vec<(usize, usize, f64, usize, usize)>| {
         out.clear();
         for a in 1..=MAX_ENGLISH.min(i) {
-            let words = first_word[i - a]..first_word[i];
+            let words = first_word[i] - first_word[i - a];
+            generation += 1;
             matched.clear();
-            matched.resize(words.len(), false);
             let mut chinese_words = 0;
             for b in 1..=MAX_CHINESE.min(j) {
                 let z = j - b;
                 chinese_words += chinese[z].words;
-                let (mut llr, mut count) = (0.0, 0);
-                for (k, e) in words.clone().enumerate() {
-                    matched[k] |= present[e * n + z];
-                    if matched[k] {
-                        count += 1;
-                        llr += evidence(e, chinese_words);
-                    } else {
-                        llr += unmatched;
+                for s in i - a..i {
+                    for &e in &matches[s * n + z] {
+                        if seen[e as usize] != generation {
+                            seen[e as usize] = generation;
+                            matched.push(e as usize);
+                        }
                     }
                 }
-                out.push((a, b, llr, words.len(), count));
+                let llr = matched.iter().map(|&e| evidence(e, chinese_words)).sum::<f64>()
+                    + (words - matched.len()) as f64 * unmatched;
+                out.push((a, b, llr, words, matched.len()));
             }
         }
     };
