@@ -1,5 +1,5 @@
 //! Translated copies on real public-domain translations (tests/fixtures/translation: Herbert
-//! Giles' English versions of four 聊斋志异 stories among forty Chinese ones): each is reported as
+//! Giles' English versions of five 聊斋志异 stories among forty Chinese ones): each is reported as
 //! a translation of its story, with aligned passages; a Giles story whose original is not in
 //! the store and an English novel's chapter get no source.
 
@@ -19,7 +19,7 @@ fn english_translations_are_found_with_their_chinese_stories_and_nothing_else_is
     let out = zhiwen(dir.path()).args(["check", "--json"]).arg(&en).output().unwrap();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     let suspects = json["suspects"].as_array().unwrap();
-    assert_eq!(suspects.len(), 6);
+    assert_eq!(suspects.len(), 7);
     for s in suspects {
         let name =
             std::path::Path::new(s["path"].as_str().unwrap()).file_stem().unwrap().to_string_lossy().into_owned();
@@ -31,6 +31,12 @@ fn english_translations_are_found_with_their_chinese_stories_and_nothing_else_is
                 assert!(source["path"].as_str().unwrap().ends_with(&format!("zh/{story}.txt")), "{name}: {source:#?}");
                 assert_eq!(source["kind"], "translation", "{name}");
                 assert!(source["similarity"].as_f64().unwrap() > 0.3, "{name}: {source:#?}");
+                // The names both share, as evidence: 小惠 is Hsiao-hui ten times in 059.
+                if story == "059" {
+                    let names = source["names"].as_array().unwrap();
+                    assert_eq!((&names[0]["english"], &names[0]["chinese"]), (&"Hsiao-hui".into(), &"小惠".into()));
+                    assert_eq!(names[0]["count"], 10, "{names:#?}");
+                }
                 // Passages pair whole English sentences with whole Chinese ones, in order on
                 // both sides, each with its evidence.
                 let english: Vec<char> =
@@ -44,7 +50,7 @@ fn english_translations_are_found_with_their_chinese_stories_and_nothing_else_is
                     let en: String = english[at(p, "suspect_start")..at(p, "suspect_end")].iter().collect();
                     let zh: String = chinese[at(p, "source_start")..at(p, "source_end")].iter().collect();
                     assert!(
-                        en.trim_end().ends_with(['.', '!', '?', ';', ':', '"', '\'', '\u{201d}']),
+                        en.trim_end().ends_with(['.', '!', '?', ';', ':', '"', '\'', '\u{201d}', '\u{2019}']),
                         "{name}: {en:?}"
                     );
                     assert!(

@@ -417,4 +417,53 @@ mod tests {
         assert!(!shown.contains('\u{202e}'));
         assert_eq!(url_exactly("https://例子.中国/第1章.html"), "https://例子.中国/第1章.html");
     }
+
+    /// A web finding whose one source is copied as `kind`.
+    fn finding_copying_as(store: &mut Store, kind: CopyKind) -> i64 {
+        let url = "https://pirate.example/judge.html";
+        let source = crate::SourceMatch {
+            id: 1,
+            path: "liaozhai/046.txt".into(),
+            title: "陆判".into(),
+            similarity: 0.6,
+            source_coverage: 0.7,
+            passages: Vec::new(),
+            work: None,
+            kind,
+            names: Vec::new(),
+        };
+        let mut report = crate::SuspectReport::failed(url.into(), String::new());
+        (report.error, report.similarity, report.sources) = (None, 0.6, vec![source]);
+        let page = crate::engine::store::CapturedPage::file(url, b"<p>At Ling-yang there lived</p>".to_vec());
+        store
+            .record_finding(&crate::engine::store::NewFinding {
+                kind: crate::engine::store::FindingKind::Web,
+                target: url,
+                final_url: None,
+                pages: &[page],
+                text: "At Ling-yang there lived",
+                result: serde_json::to_string(&report).unwrap(),
+                settings: "{}".into(),
+                similarity: 0.6,
+                sources: vec![(1, 0.6)],
+                checked_at: 1_764_000_000,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn a_translation_is_named_one_and_a_page_that_only_adapts_is_not_put_in_a_notice() {
+        let mut store = Store::open_in_memory(crate::engine::params::FingerprintParams::default()).unwrap();
+        let translated = finding_copying_as(&mut store, CopyKind::Translation);
+        let input = notice_input(&store, &[translated], 1_764_000_000).unwrap();
+        assert!(input.items[0].works[0].translated);
+        let dmca = notice_text(Jurisdiction::Dmca, &input);
+        assert!(dmca.contains("is an unauthorised translation of \"document 1\""), "{dmca}");
+        assert!(notice_text(Jurisdiction::Cn, &input).contains("（未经许可的翻译作品）"));
+
+        let mut store = Store::open_in_memory(crate::engine::params::FingerprintParams::default()).unwrap();
+        let adapted = finding_copying_as(&mut store, CopyKind::Adaptation);
+        let refused = notice_input(&store, &[adapted], 1_764_000_000).unwrap_err().to_string();
+        assert!(refused.contains("free adaptation, not a copy"), "{refused}");
+    }
 }
