@@ -97,6 +97,9 @@ fn a_text_copy_has_no_kind_in_the_json_and_a_translation_report_says_aligned() {
     assert!(html.contains("(translation)"), "the source is named as translated");
     assert!(html.contains("Aligned sentences 1"));
     assert!(!html.contains("Copied region"));
+    // Its similarity is said as what it is, and there is no key to character marks it lacks.
+    assert!(html.contains("in sentences aligned with those of 1 source document(s) in another language"));
+    assert!(!html.contains("homophone or script change"));
 }
 
 /// An English web page that translates a story of the corpus is checked for translation on its

@@ -88,12 +88,24 @@ pub fn html(input: &ReportInput) -> String {
         let _ = write!(out, "<p class=\"overall\">This file could not be checked: {}</p>\n</header>\n", escape(e));
         return finish(out);
     }
+    // A suspect that only translates (or adapts) its sources shares no characters with them.
+    let translated_only = !r.sources.is_empty() && r.sources.iter().all(|s| !s.kind.is_text());
+    let explanation = if translated_only {
+        format!(
+            "share of the suspect's words in sentences aligned with those of {} source document(s) in another language",
+            r.sources.len()
+        )
+    } else {
+        format!(
+            "share of the suspect's characters (Han characters, letters, digits) inside passages copied from {} source \
+             document(s)",
+            r.sources.len()
+        )
+    };
     let _ = write!(
         out,
-        "<p class=\"overall\">Overall similarity <b>{}</b>: share of the suspect's characters (Han characters, letters, digits) \
-         inside passages copied from {} source document(s).</p>\n</header>\n",
-        percent(r.similarity),
-        r.sources.len()
+        "<p class=\"overall\">Overall similarity <b>{}</b>: {explanation}.</p>\n</header>\n",
+        percent(r.similarity)
     );
     if let Some(disguises) = r.disguises.describe() {
         // A disguise is evidence of intent: said before the sources.
@@ -118,9 +130,14 @@ pub fn html(input: &ReportInput) -> String {
             n = i + 1
         );
     }
-    out += "</table>\n<p class=\"legend\"><span><mark>copied passage</mark></span>\
-            <span><span class=\"sub\">字</span> homophone or script change</span>\
-            <span><span class=\"edit\">字</span> typo, insertion or deletion</span></p>\n</section>\n";
+    out += "</table>\n";
+    if translated_only {
+        out += "<p class=\"legend\"><span><mark>aligned sentences</mark></span></p>\n</section>\n";
+    } else {
+        out += "<p class=\"legend\"><span><mark>copied passage</mark></span>\
+                <span><span class=\"sub\">字</span> homophone or script change</span>\
+                <span><span class=\"edit\">字</span> typo, insertion or deletion</span></p>\n</section>\n";
+    }
 
     let suspect: Vec<char> = input.suspect_text.chars().collect();
     for (i, s) in r.sources.iter().enumerate() {
@@ -177,7 +194,7 @@ pub fn html(input: &ReportInput) -> String {
                 // A translation's passages are aligned sentences, not shared characters.
                 format!(
                     "Aligned sentences {}: suspect characters {}–{}, source characters {}–{}; {} of its words have a \
-                     word of the source meaning them ({:.0} bits)",
+                     word of the source meaning them ({:.1} bits)",
                     j + 1,
                     p.suspect_start,
                     p.suspect_end,
