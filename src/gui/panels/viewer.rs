@@ -142,7 +142,7 @@ pub fn show(app: &mut ZhiwenApp, ui: &mut egui::Ui) {
                     // Aligned sentences of a translation: how many of the English words a word
                     // of the Chinese sentences means, and the evidence.
                     format!(
-                        "#{}  {}–{} ↔ {}–{}\n{} {:.0}% · {:.0} bits",
+                        "#{}  {}–{} ↔ {}–{}\n{} {:.0}% · {:.1} bits",
                         i + 1,
                         p.suspect_start,
                         p.suspect_end,
