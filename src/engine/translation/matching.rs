@@ -52,6 +52,8 @@ pub struct Found {
     pub features: Features,
     /// Aligned passages: English windows and the Chinese windows they translate.
     pub passages: Vec<Passage>,
+    /// The documents aligned (this one first), with their decision scores, best first.
+    pub ranked: Vec<(u32, f64)>,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -206,6 +208,7 @@ fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
         margin,
         explained: alignment.explained,
         passages: alignment.passages(q, doc),
+        ranked: judged.iter().map(|j| (index.documents[j.1].id, j.0)).collect(),
     })
 }
 
