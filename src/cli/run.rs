@@ -260,12 +260,16 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
             std::fs::write(out.join("translations.md"), &table)?;
         }
         if let Some(encoder) = encoder {
-            let measured = zhiwen::eval::translation_embeddings::run(&data, encoder, &report, &|line| eprintln!("{line}"))?;
+            // Sentences an earlier run in the same --out embedded are not embedded again.
+            let previous = out.as_deref().map(zhiwen::eval::translation_embeddings::read_vectors).unwrap_or_default();
+            let measured =
+                zhiwen::eval::translation_embeddings::run(&data, encoder, &report, &previous, &|line| eprintln!("{line}"))?;
             let table = zhiwen::eval::translation_embeddings::render(&measured);
             print!("\n{table}");
             if let Some(out) = &out {
                 std::fs::write(out.join("translation-embeddings.json"), serde_json::to_string_pretty(&measured)?)?;
                 std::fs::write(out.join("translation-embeddings.md"), &table)?;
+                measured.write_vectors(out)?;
             }
         }
         if let Some(out) = out {

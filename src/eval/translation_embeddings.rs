@@ -25,7 +25,7 @@ use std::time::Instant;
 pub const CANDIDATES: usize = 5;
 pub const GUTENBERG_EVERY: usize = 10;
 pub const MAX_ENGLISH_SENTENCES: usize = 200;
-pub const MAX_CHINESE_SENTENCES: usize = 400;
+pub const MAX_CHINESE_SENTENCES: usize = 250;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Candidate {
@@ -68,6 +68,46 @@ pub struct EmbeddingReport {
     pub embedding_seconds: f64,
     pub suspects: Vec<SuspectScores>,
     pub suspects_seconds: f64,
+    /// Every text's sentence embeddings (written beside the report by `--out`, for analysis).
+    #[serde(skip)]
+    pub vectors: Vec<(String, Arc<Vec<Embedding>>)>,
+}
+
+impl EmbeddingReport {
+    /// The sentence embeddings as little-endian f32 rows (`embeddings.f32`) and where each
+    /// text's rows are (`embeddings.json`: name → [first row, rows]).
+    pub fn write_vectors(&self, dir: &Path) -> std::io::Result<()> {
+        let mut bytes = Vec::new();
+        let mut at = BTreeMap::new();
+        let mut row = 0usize;
+        for (name, v) in &self.vectors {
+            at.insert(name.clone(), (row, v.len()));
+            row += v.len();
+            for e in v.iter() {
+                e.iter().for_each(|x| bytes.extend_from_slice(&x.to_le_bytes()));
+            }
+        }
+        std::fs::write(dir.join("embeddings.f32"), bytes)?;
+        std::fs::write(dir.join("embeddings.json"), serde_json::to_string(&at).map_err(std::io::Error::other)?)?;
+        Ok(())
+    }
+}
+
+/// The sentence embeddings an earlier run wrote in `dir` ([`EmbeddingReport::write_vectors`]),
+/// to score again without embedding again; none where there are none.
+pub fn read_vectors(dir: &Path) -> HashMap<String, Vec<Embedding>> {
+    let (Ok(bytes), Ok(at)) = (std::fs::read(dir.join("embeddings.f32")), std::fs::read(dir.join("embeddings.json")))
+    else {
+        return HashMap::new();
+    };
+    let at: BTreeMap<String, (usize, usize)> = serde_json::from_slice(&at).unwrap_or_default();
+    let row = |r: usize| -> Option<Embedding> {
+        let b = bytes.get(r * embedding::DIM * 4..(r + 1) * embedding::DIM * 4)?;
+        let mut e = [0f32; embedding::DIM];
+        e.iter_mut().zip(b.chunks_exact(4)).for_each(|(x, c)| *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        Some(e)
+    };
+    at.into_iter().filter_map(|(name, (first, n))| Some((name, (first..first + n).map(row).collect::<Option<Vec<_>>>()?))).collect()
 }
 
 /// A Chinese document's sentence embeddings, embedded once.
@@ -77,11 +117,15 @@ pub fn run(
     data: &Path,
     encoder: &Encoder,
     dictionary: &TranslationReport,
+    previous: &HashMap<String, Vec<Embedding>>,
     log: &(dyn Fn(&str) + Sync),
 ) -> Result<EmbeddingReport> {
     let classics = data.join("zh-classics");
     let counted = Mutex::new((0usize, 0f64));
-    let embed = |sentences: &[String]| {
+    let embed = |key: &str, sentences: &[String]| {
+        if let Some(v) = previous.get(key).filter(|v| v.len() == sentences.len()) {
+            return v.clone();
+        }
         let started = Instant::now();
         let texts: Vec<&str> = sentences.iter().map(String::as_str).collect();
         let out = encoder.embed(&texts, true);
@@ -104,14 +148,22 @@ pub fn run(
         .collect();
     liaozhai.sort();
     let sentences: Vec<Vec<String>> = liaozhai.par_iter().map(|f| chinese(f)).collect();
-    let flat: Vec<String> = sentences.iter().flatten().cloned().collect();
-    log(&format!("embedding {} sentences of {} chapters of 聊斋志异", flat.len(), liaozhai.len()));
-    let mut all = embed(&flat).into_iter();
+    let missing = |(f, s): &(&String, &Vec<String>)| previous.get(*f).is_none_or(|v| v.len() != s.len());
+    let flat: Vec<String> = liaozhai.iter().zip(&sentences).filter(missing).flat_map(|(_, s)| s.clone()).collect();
+    log(&format!(
+        "embedding {} sentences of {} chapters of 聊斋志异",
+        sentences.iter().map(Vec::len).sum::<usize>(),
+        liaozhai.len()
+    ));
+    let mut all = embed("", &flat).into_iter();
     let cache: Cache = Mutex::new(HashMap::new());
     let mut signatures: Vec<Embedding> = Vec::new();
     let mut chapters: Vec<Arc<Vec<Embedding>>> = Vec::new();
     for (file, s) in liaozhai.iter().zip(&sentences) {
-        let e: Vec<Embedding> = all.by_ref().take(s.len()).collect();
+        let e: Vec<Embedding> = match previous.get(file).filter(|v| v.len() == s.len()) {
+            Some(v) => v.clone(),
+            None => all.by_ref().take(s.len()).collect(),
+        };
         signatures.push(mean(&e));
         let e = Arc::new(e);
         chapters.push(e.clone());
@@ -138,6 +190,7 @@ pub fn run(
     log(&format!("scoring {} suspects against their first {CANDIDATES} candidates", chosen.len()));
     let started = Instant::now();
     let done = std::sync::atomic::AtomicUsize::new(0);
+    let suspect_vectors: Mutex<Vec<(String, Arc<Vec<Embedding>>)>> = Mutex::new(Vec::new());
     let suspects: Vec<SuspectScores> = chosen
         .par_iter()
         .map(|o| {
@@ -151,7 +204,8 @@ pub fn run(
             };
             let mut sentences = embedding::english_sentences(&text);
             sentences.truncate(MAX_ENGLISH_SENTENCES);
-            let english = embed(&sentences);
+            let english = Arc::new(embed(&o.file, &sentences));
+            suspect_vectors.lock().unwrap_or_else(|e| e.into_inner()).push((o.file.clone(), english.clone()));
             let candidates: Vec<Candidate> = o
                 .ranked
                 .iter()
@@ -159,7 +213,7 @@ pub fn run(
                 .map(|(file, dictionary)| {
                     let cached = cache.lock().unwrap_or_else(|e| e.into_inner()).get(file).cloned();
                     let zh = cached.unwrap_or_else(|| {
-                        let e = Arc::new(embed(&chinese(file)));
+                        let e = Arc::new(embed(file, &chinese(file)));
                         cache.lock().unwrap_or_else(|e| e.into_inner()).insert(file.clone(), e.clone());
                         e
                     });
@@ -172,7 +226,8 @@ pub fn run(
             // Embeddings alone, against every chapter of 聊斋志异.
             let truth_at = o.truth.as_ref().and_then(|t| liaozhai.iter().position(|f| same_story(f, t)));
             let signature = mean(&english);
-            let rank_of = |scores: &[f64], t: usize| scores.iter().filter(|&&s| s > scores[t]).count() + 1;
+            // Ties count against the true source (all zeros would otherwise rank it first).
+            let rank_of = |scores: &[f64], t: usize| scores.iter().filter(|&&s| s >= scores[t]).count();
             let cosines: Vec<f64> = signatures.iter().map(|s| dot(s, &signature)).collect();
             let bitext: Vec<f64> = chapters.iter().map(|c| embedding::pair_score(&english, c).monotone_fraction).collect();
             let mut order: Vec<usize> = (0..bitext.len()).collect();
@@ -200,16 +255,20 @@ pub fn run(
         .collect();
     let suspects_seconds = started.elapsed().as_secs_f64();
     let (sentences_embedded, embedding_seconds) = *counted.lock().unwrap_or_else(|e| e.into_inner());
+    let mut vectors = suspect_vectors.into_inner().unwrap_or_else(|e| e.into_inner());
+    vectors.extend(cache.into_inner().unwrap_or_else(|e| e.into_inner()));
+    vectors.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(EmbeddingReport {
         build: encoder.build(),
         model_load_seconds: encoder.load_seconds,
         liaozhai_chapters: liaozhai.len(),
-        liaozhai_sentences: flat.len(),
+        liaozhai_sentences: sentences.iter().map(Vec::len).sum(),
         liaozhai_seconds,
         sentences_embedded,
         embedding_seconds,
         suspects,
         suspects_seconds,
+        vectors,
     })
 }
 

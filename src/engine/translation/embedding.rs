@@ -34,6 +34,7 @@ mod ffi {
     // Both builds of vendor/e5/e5.c (build.rs): any x86-64, and AVX2 with FMA.
     unsafe extern "C" {
         pub fn e5_load(path: *const c_char) -> *mut c_void;
+        pub fn e5_load_mem(data: *const c_void, size: usize) -> *mut c_void;
         pub fn e5_free(m: *mut c_void);
         pub fn e5_dim(m: *const c_void) -> c_int;
         pub fn e5_embed_batch(
@@ -47,6 +48,7 @@ mod ffi {
     #[cfg(target_arch = "x86_64")]
     unsafe extern "C" {
         pub fn e5_load_avx2(path: *const c_char) -> *mut c_void;
+        pub fn e5_load_mem_avx2(data: *const c_void, size: usize) -> *mut c_void;
         pub fn e5_free_avx2(m: *mut c_void);
         pub fn e5_dim_avx2(m: *const c_void) -> c_int;
         pub fn e5_embed_batch_avx2(
@@ -63,17 +65,25 @@ mod ffi {
 struct Api {
     name: &'static str,
     load: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    load_mem: unsafe extern "C" fn(*const c_void, usize) -> *mut c_void,
     free: unsafe extern "C" fn(*mut c_void),
     dim: unsafe extern "C" fn(*const c_void) -> c_int,
     embed_batch: unsafe extern "C" fn(*mut c_void, *const *const c_char, c_int, c_int, *mut c_float) -> c_int,
 }
 
-static GENERIC: Api =
-    Api { name: "x86-64", load: ffi::e5_load, free: ffi::e5_free, dim: ffi::e5_dim, embed_batch: ffi::e5_embed_batch };
+static GENERIC: Api = Api {
+    name: "x86-64",
+    load: ffi::e5_load,
+    load_mem: ffi::e5_load_mem,
+    free: ffi::e5_free,
+    dim: ffi::e5_dim,
+    embed_batch: ffi::e5_embed_batch,
+};
 #[cfg(target_arch = "x86_64")]
 static AVX2: Api = Api {
     name: "avx2",
     load: ffi::e5_load_avx2,
+    load_mem: ffi::e5_load_mem_avx2,
     free: ffi::e5_free_avx2,
     dim: ffi::e5_dim_avx2,
     embed_batch: ffi::e5_embed_batch_avx2,
@@ -92,7 +102,10 @@ fn api() -> &'static Api {
 pub struct Encoder {
     model: NonNull<c_void>,
     api: &'static Api,
-    /// Seconds the load took (the file is mapped; the tokenizer's tables are built).
+    /// The file's bytes where they are read rather than mapped (Windows: the C opens paths
+    /// in the ANSI code page); the model points into them.
+    _bytes: Option<Vec<u8>>,
+    /// Seconds the load took (the file mapped or read, the tokenizer's tables built).
     pub load_seconds: f64,
 }
 
@@ -119,13 +132,21 @@ impl Encoder {
     /// Loads the weights (`e5-small-q4.bin`).
     pub fn load(path: &Path) -> Result<Encoder, String> {
         let api = api();
-        let c = CString::new(path.to_string_lossy().as_bytes())
-            .map_err(|_| format!("{}: a path with a NUL byte", path.display()))?;
         let started = Instant::now();
-        // SAFETY: a NUL-terminated path; the result is null or a model we own.
-        let model = NonNull::new(unsafe { (api.load)(c.as_ptr()) })
+        let (model, bytes) = if cfg!(windows) {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            // SAFETY: the bytes outlive the model (the Encoder keeps both; Drop frees the
+            // model first) and are not moved (a Vec's buffer stays where it is).
+            (unsafe { (api.load_mem)(bytes.as_ptr().cast(), bytes.len()) }, Some(bytes))
+        } else {
+            let c = CString::new(path.to_string_lossy().as_bytes())
+                .map_err(|_| format!("{}: a path with a NUL byte", path.display()))?;
+            // SAFETY: a NUL-terminated path; the result is null or a model we own.
+            (unsafe { (api.load)(c.as_ptr()) }, None)
+        };
+        let model = NonNull::new(model)
             .ok_or_else(|| format!("{}: not a multilingual-e5 model file (e5-small-q4.bin)", path.display()))?;
-        let encoder = Encoder { model, api, load_seconds: started.elapsed().as_secs_f64() };
+        let encoder = Encoder { model, api, _bytes: bytes, load_seconds: started.elapsed().as_secs_f64() };
         // SAFETY: a loaded model.
         let dim = unsafe { (api.dim)(encoder.model.as_ptr()) };
         if dim != DIM as c_int {
@@ -306,7 +327,7 @@ fn sentences(
 pub const NEIGHBOURS: usize = 4;
 /// A pair of sentences is aligned when each is the other's best and its cosine is this many
 /// times the mean of their neighbours' (chosen on the development half, README).
-pub const MARGIN_THRESHOLD: f32 = 1.06;
+pub const MARGIN_THRESHOLD: f32 = 1.02;
 /// The score ([`EmbeddingScore::monotone_fraction`]) from which the best candidate is taken
 /// for a translation, and for an adaptation (chosen on the development half, README).
 pub const TRANSLATION: f64 = 0.30;
