@@ -327,11 +327,12 @@ fn sentences(
 pub const NEIGHBOURS: usize = 4;
 /// A pair of sentences is aligned when each is the other's best and its cosine is this many
 /// times the mean of their neighbours' (chosen on the development half, README).
-pub const MARGIN_THRESHOLD: f32 = 1.02;
-/// The score ([`EmbeddingScore::monotone_fraction`]) from which the best candidate is taken
-/// for a translation, and for an adaptation (chosen on the development half, README).
-pub const TRANSLATION: f64 = 0.30;
-pub const ADAPTATION: f64 = 0.15;
+pub const MARGIN_THRESHOLD: f32 = 1.01;
+/// The score ([`EmbeddingScore::monotone_fraction`]) from which the best candidate would be
+/// reported as a translation: above every English text of the development half that
+/// translates nothing in the corpus (README: it then finds few translations; the dictionary
+/// decides, this signal is measured beside it).
+pub const TRANSLATION: f64 = 0.76;
 
 /// How well an English text's sentences align with a Chinese document's.
 #[derive(Clone, Debug, Default, serde::Serialize)]
