@@ -243,7 +243,8 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let EvalArgs { data, out, cases, seed, no_real, no_ocr, translations, embeddings, fingerprint, check } = args.clone();
+    let EvalArgs { data, out, cases, seed, no_real, no_ocr, translations, embeddings, fingerprint, check } =
+        args.clone();
     if translations {
         // The encoder first: a missing model stops before the minutes of the dictionary's run.
         let encoder = if embeddings {
@@ -262,8 +263,9 @@ fn eval(args: &EvalArgs) -> Result<ExitCode> {
         if let Some(encoder) = encoder {
             // Sentences an earlier run in the same --out embedded are not embedded again.
             let previous = out.as_deref().map(zhiwen::eval::translation_embeddings::read_vectors).unwrap_or_default();
-            let measured =
-                zhiwen::eval::translation_embeddings::run(&data, encoder, &report, &previous, &|line| eprintln!("{line}"))?;
+            let measured = zhiwen::eval::translation_embeddings::run(&data, encoder, &report, &previous, &|line| {
+                eprintln!("{line}")
+            })?;
             let table = zhiwen::eval::translation_embeddings::render(&measured);
             print!("\n{table}");
             if let Some(out) = &out {

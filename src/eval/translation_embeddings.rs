@@ -107,7 +107,9 @@ pub fn read_vectors(dir: &Path) -> HashMap<String, Vec<Embedding>> {
         e.iter_mut().zip(b.chunks_exact(4)).for_each(|(x, c)| *x = f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         Some(e)
     };
-    at.into_iter().filter_map(|(name, (first, n))| Some((name, (first..first + n).map(row).collect::<Option<Vec<_>>>()?))).collect()
+    at.into_iter()
+        .filter_map(|(name, (first, n))| Some((name, (first..first + n).map(row).collect::<Option<Vec<_>>>()?)))
+        .collect()
 }
 
 /// A Chinese document's sentence embeddings, embedded once.
@@ -181,7 +183,7 @@ pub fn run(
                 "giles" | "soulie" | "unmatched" => true,
                 "gutenberg-chapter" => {
                     gutenberg += 1;
-                    (gutenberg - 1) % GUTENBERG_EVERY == 0
+                    (gutenberg - 1).is_multiple_of(GUTENBERG_EVERY)
                 }
                 _ => false,
             })
@@ -229,13 +231,14 @@ pub fn run(
             // Ties count against the true source (all zeros would otherwise rank it first).
             let rank_of = |scores: &[f64], t: usize| scores.iter().filter(|&&s| s >= scores[t]).count();
             let cosines: Vec<f64> = signatures.iter().map(|s| dot(s, &signature)).collect();
-            let bitext: Vec<f64> = chapters.iter().map(|c| embedding::pair_score(&english, c).monotone_fraction).collect();
+            let bitext: Vec<f64> =
+                chapters.iter().map(|c| embedding::pair_score(&english, c).monotone_fraction).collect();
             let mut order: Vec<usize> = (0..bitext.len()).collect();
             order.sort_by(|&a, &b| bitext[b].total_cmp(&bitext[a]));
             let bitext_best = (!english.is_empty() && order.len() > 1)
                 .then(|| (liaozhai[order[0]].clone(), bitext[order[0]], bitext[order[1]]));
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if n % 25 == 0 {
+            if n.is_multiple_of(25) {
                 log(&format!("  {n} of {}", chosen.len()));
             }
             SuspectScores {
@@ -289,7 +292,8 @@ fn mean(e: &[Embedding]) -> Embedding {
 /// What the embedding score decides for a suspect: the candidate with the best score, if it
 /// reaches [`embedding::TRANSLATION`] (no level separates adaptations: none is drawn).
 fn embedding_decision(s: &SuspectScores) -> Option<&str> {
-    let best = s.candidates.iter().max_by(|a, b| a.embedding.monotone_fraction.total_cmp(&b.embedding.monotone_fraction))?;
+    let best =
+        s.candidates.iter().max_by(|a, b| a.embedding.monotone_fraction.total_cmp(&b.embedding.monotone_fraction))?;
     (best.embedding.monotone_fraction >= embedding::TRANSLATION).then_some(best.file.as_str())
 }
 
@@ -327,10 +331,8 @@ pub fn render(report: &EmbeddingReport) -> String {
             None => {}
         }
         r[4] += usize::from(s.candidates.first().is_some_and(|c| right(&c.file, s)));
-        if let Some(best) = s
-            .candidates
-            .iter()
-            .max_by(|a, b| a.embedding.monotone_fraction.total_cmp(&b.embedding.monotone_fraction))
+        if let Some(best) =
+            s.candidates.iter().max_by(|a, b| a.embedding.monotone_fraction.total_cmp(&b.embedding.monotone_fraction))
             && right(&best.file, s)
         {
             r[5] += 1;

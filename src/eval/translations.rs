@@ -102,7 +102,8 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
             };
             let best = translation::matching::best(&index, &text);
             let described = best.as_ref().map(|f| (name_of(f.id), f.score, f.margin, f.features.clone()));
-            let ranked = best.as_ref().map_or(Vec::new(), |f| f.ranked.iter().map(|&(id, s)| (name_of(id), s)).collect());
+            let ranked =
+                best.as_ref().map_or(Vec::new(), |f| f.ranked.iter().map(|&(id, s)| (name_of(id), s)).collect());
             let found = best.and_then(translation::matching::decide).map(|f| {
                 let kind = if f.kind == CopyKind::Translation { "translation" } else { "adaptation" };
                 (name_of(f.id), kind, f.score, f.margin)

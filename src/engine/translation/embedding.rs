@@ -234,7 +234,14 @@ pub fn english_sentences(text: &str) -> Vec<String> {
 /// and at line breaks; a sentence under [`MIN_CHINESE`] characters joins the next, one over
 /// [`MAX_CHINESE`] is cut at commas.
 pub fn chinese_sentences(text: &str) -> Vec<String> {
-    sentences(text, |c| matches!(c, '。' | '！' | '？' | '；' | '!' | '?'), |c| c == '\n', MIN_CHINESE, MAX_CHINESE, '，')
+    sentences(
+        text,
+        |c| matches!(c, '。' | '！' | '？' | '；' | '!' | '?'),
+        |c| c == '\n',
+        MIN_CHINESE,
+        MAX_CHINESE,
+        '，',
+    )
 }
 
 pub const MIN_ENGLISH: usize = 40;
@@ -426,7 +433,9 @@ mod tests {
 
     #[test]
     fn english_is_cut_into_sentences_of_a_readable_length() {
-        let s = english_sentences("He went home. \"Why?\" she asked; nobody knew.\nThen, at last, the scholar Chu Erh-tan returned to his study and read until dawn.");
+        let s = english_sentences(
+            "He went home. \"Why?\" she asked; nobody knew.\nThen, at last, the scholar Chu Erh-tan returned to his study and read until dawn.",
+        );
         assert_eq!(
             s,
             vec![
