@@ -446,9 +446,9 @@ mod tests {
     }
 
     #[test]
-    fn chinese_is_cut_at_full_stops_and_line_breaks() {
+    fn chinese_is_cut_at_full_stops_and_line_breaks_and_a_short_one_joins_the_next() {
         let s = chinese_sentences("朱尔旦，字小明，陵阳人。性豪放。\n然素钝，学虽笃，尚未知名。“何也？”");
-        assert_eq!(s, vec!["朱尔旦，字小明，陵阳人。性豪放。", "然素钝，学虽笃，尚未知名。“何也？”"]);
+        assert_eq!(s, vec!["朱尔旦，字小明，陵阳人。", "性豪放。然素钝，学虽笃，尚未知名。“何也？”"]);
     }
 
     #[test]
