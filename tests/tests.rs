@@ -20,6 +20,7 @@ mod reliability;
 mod report;
 mod scaleout;
 mod translation;
+mod translation_embeddings;
 mod watch;
 mod web;
 mod webfont;

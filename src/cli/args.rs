@@ -313,6 +313,11 @@ pub struct EvalArgs {
     /// (`en-translations/` against all of `zh-classics/`, `en-gutenberg/` as negatives).
     #[arg(long)]
     pub translations: bool,
+    /// With --translations: also score the candidates by multilingual sentence embeddings
+    /// (bitext mining) and search 聊斋志异 by embeddings alone, side by side with the
+    /// dictionary (needs the e5 model: tools/e5-model; takes ~15 min on 2 cores).
+    #[arg(long, requires = "translations")]
+    pub embeddings: bool,
     #[command(flatten)]
     pub fingerprint: FingerprintArgs,
     #[command(flatten)]

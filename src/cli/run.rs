@@ -243,15 +243,38 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let EvalArgs { data, out, cases, seed, no_real, no_ocr, translations, fingerprint, check } = args.clone();
+    let EvalArgs { data, out, cases, seed, no_real, no_ocr, translations, embeddings, fingerprint, check } =
+        args.clone();
     if translations {
+        // The encoder first: a missing model stops before the minutes of the dictionary's run.
+        let encoder = if embeddings {
+            Some(zhiwen::engine::translation::embedding::Encoder::shared().map_err(|e| anyhow::anyhow!("{e}"))?)
+        } else {
+            None
+        };
         let report = zhiwen::eval::translations::run(&data, &|line| eprintln!("{line}"))?;
         let table = zhiwen::eval::translations::render(&report);
         print!("{table}");
-        if let Some(out) = out {
-            std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+        if let Some(out) = &out {
+            std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
             std::fs::write(out.join("translations.json"), serde_json::to_string_pretty(&report)?)?;
             std::fs::write(out.join("translations.md"), &table)?;
+        }
+        if let Some(encoder) = encoder {
+            // Sentences an earlier run in the same --out embedded are not embedded again.
+            let previous = out.as_deref().map(zhiwen::eval::translation_embeddings::read_vectors).unwrap_or_default();
+            let measured = zhiwen::eval::translation_embeddings::run(&data, encoder, &report, &previous, &|line| {
+                eprintln!("{line}")
+            })?;
+            let table = zhiwen::eval::translation_embeddings::render(&measured);
+            print!("\n{table}");
+            if let Some(out) = &out {
+                std::fs::write(out.join("translation-embeddings.json"), serde_json::to_string_pretty(&measured)?)?;
+                std::fs::write(out.join("translation-embeddings.md"), &table)?;
+                measured.write_vectors(out)?;
+            }
+        }
+        if let Some(out) = out {
             eprintln!("wrote {}", out.display());
         }
         return Ok(ExitCode::SUCCESS);

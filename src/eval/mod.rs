@@ -14,6 +14,7 @@ pub mod generate;
 pub mod metrics;
 pub mod pages;
 mod real;
+pub mod translation_embeddings;
 pub mod translations;
 
 use crate::engine::decode;

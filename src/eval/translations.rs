@@ -27,6 +27,9 @@ pub struct Outcome {
     pub found: Option<(String, &'static str, f64, f64)>,
     /// The best candidate whether reported or not: file, score, margin, what the score is made of.
     pub best: Option<(String, f64, f64, translation::matching::Features)>,
+    /// The documents aligned, with their decision scores, best first (the candidates the
+    /// embedding measurement re-ranks, eval/translation_embeddings.rs).
+    pub ranked: Vec<(String, f64)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -99,6 +102,8 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
             };
             let best = translation::matching::best(&index, &text);
             let described = best.as_ref().map(|f| (name_of(f.id), f.score, f.margin, f.features.clone()));
+            let ranked =
+                best.as_ref().map_or(Vec::new(), |f| f.ranked.iter().map(|&(id, s)| (name_of(id), s)).collect());
             let found = best.and_then(translation::matching::decide).map(|f| {
                 let kind = if f.kind == CopyKind::Translation { "translation" } else { "adaptation" };
                 (name_of(f.id), kind, f.score, f.margin)
@@ -110,6 +115,7 @@ pub fn run(data: &Path, log: &dyn Fn(&str)) -> Result<TranslationReport> {
                 truth: truth.clone(),
                 found,
                 best: described,
+                ranked,
             }
         })
         .collect();
@@ -164,7 +170,7 @@ pub fn render(report: &TranslationReport) -> String {
 }
 
 /// 134 and 135, 201 and 202 of 聊斋志异 are the same story twice in the data.
-fn same_story(found: &str, truth: &str) -> bool {
+pub(crate) fn same_story(found: &str, truth: &str) -> bool {
     let twin = |f: &str| {
         match f {
             "liaozhaizhiyi/134.txt" => "liaozhaizhiyi/135.txt",

@@ -63,6 +63,8 @@ pub struct Found {
     pub features: Features,
     /// Aligned passages: English sentences and the Chinese sentences they translate.
     pub passages: Vec<Passage>,
+    /// The documents aligned (this one first), with their decision scores, best first.
+    pub ranked: Vec<(u32, f64)>,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -251,6 +253,7 @@ fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
         margin,
         explained: sf.english,
         passages: sf.passages(q, doc),
+        ranked: judged.iter().map(|j| (index.documents[j.1].id, j.0)).collect(),
     })
 }
 

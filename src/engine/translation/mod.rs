@@ -14,10 +14,13 @@
 //!   name (a smoothed likelihood ratio per word), the ten best are aligned window by window
 //!   (50 known English words against 100 Chinese words), and the best is a translation when
 //!   its score and its lead over the next are high enough; lower, an adaptation; else nothing.
+//! - [`embedding`]: the second signal, measured beside the first (`zhiwen eval --translations
+//!   --embeddings`): sentences of both sides embedded by a multilingual encoder and aligned.
 //!
 //! The method and its thresholds were worked out on half of Herbert Giles' translations of
 //! 聊斋志异 and measured on the other half (README, *Translated copies*).
 pub mod chinese;
+pub mod embedding;
 pub mod english;
 pub mod index;
 pub mod matching;

@@ -130,23 +130,11 @@ impl Ocr {
     }
 }
 
-/// Where the models are looked for, first found wins: `$ZHIWEN_OCR_MODELS`; `ocr/` beside
-/// the executable (the Windows zip); `../share/zhiwen/ocr` from it (the .deb and the
-/// tarball); the user's data folder (`~/.local/share/zhiwen/ocr`, where
-/// `tools/ocr-models` puts them).
+/// Where the models are looked for, first found wins: `$ZHIWEN_OCR_MODELS`, then `ocr` in the
+/// places of [`crate::engine::installed_dirs`] (beside the executable, `../share/zhiwen/ocr`,
+/// `~/.local/share/zhiwen/ocr`, where `tools/ocr-models` puts them).
 pub fn model_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(dir) = std::env::var_os("ZHIWEN_OCR_MODELS") {
-        dirs.push(PathBuf::from(dir));
-    }
-    if let Some(bin) = std::env::current_exe().ok().and_then(|exe| exe.parent().map(PathBuf::from)) {
-        dirs.push(bin.join("ocr"));
-        dirs.push(bin.join("../share/zhiwen/ocr"));
-    }
-    if let Some(data) = directories::BaseDirs::new().map(|d| d.data_dir().join("zhiwen").join("ocr")) {
-        dirs.push(data);
-    }
-    dirs
+    crate::engine::installed_dirs("ZHIWEN_OCR_MODELS", "ocr")
 }
 
 /// The first of [`model_dirs`] that holds both models.
