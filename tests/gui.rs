@@ -1225,6 +1225,9 @@ fn a_translation_is_named_as_one_with_its_aligned_sentences_shared_names_and_no_
         h.query_all_by_label_contains("珠儿 (translation)").count() >= 2,
         "the results table and the viewer name it"
     );
+    // Its status says how it copies: translated, not copied.
+    h.get_by_label("translated");
+    assert!(h.query_by_label("copied").is_none());
     // Its aligned sentences, each with the share of its words the source means, and the names
     // both texts share as evidence.
     assert!(h.query_all_by_label_contains("words the source means").count() >= 10);

@@ -331,8 +331,10 @@ fn results_table(app: &mut ZhiwenApp, ui: &mut egui::Ui, shown: &[usize]) {
                 row.col(|ui| {
                     if r.error.is_some() {
                         ui.colored_label(ui.visuals().error_fg_color, tr.error_status);
-                    } else if r.sources.iter().any(|s| s.kind != crate::CopyKind::Adaptation) {
+                    } else if r.sources.iter().any(|s| s.kind == crate::CopyKind::Text) {
                         ui.label(tr.copied_status);
+                    } else if r.sources.iter().any(|s| s.kind == crate::CopyKind::Translation) {
+                        ui.label(tr.translated_status);
                     } else if !r.sources.is_empty() {
                         // A free adaptation is never called a copy.
                         ui.label(tr.adaptation);
