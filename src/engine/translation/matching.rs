@@ -1,6 +1,6 @@
-//! An English suspect against the index: candidates by a translation language model, then a
-//! windowed alignment with the few best, then the decision (translation, adaptation, or
-//! nothing).
+//! An English suspect against the index: candidates by a translation language model, then
+//! windowed and sentence alignments with the few best, then the decision (translation,
+//! adaptation, or nothing).
 
 use super::index::{TranslationIndex, name_key};
 use super::{english, sentences};
@@ -53,13 +53,8 @@ pub struct Found {
     /// The decision score ([`REPORTED`]) and how far it is ahead of the next document.
     pub score: f64,
     pub margin: f64,
-    /// Share of the suspect's known words in sentences aligned with the document's: the
-    /// similarity reports show.
-    pub explained: f64,
-    /// What the score is made of: the mean aligned window score, the document's smoothed
-    /// likelihood ratio, the shared names' weight, how straight the alignment runs (Pearson's
-    /// r of English window against Chinese window) and the share of the document's windows
-    /// some English window aligns with.
+    /// What the score and the decision are made of (`english_aligned` is the similarity
+    /// reports show).
     pub features: Features,
     /// Aligned passages: English sentences and the Chinese sentences they translate.
     pub passages: Vec<Passage>,
@@ -67,6 +62,10 @@ pub struct Found {
     pub ranked: Vec<(u32, f64)>,
 }
 
+/// The windows' mean aligned score, the document's smoothed likelihood ratio, the shared
+/// names' weight, how straight the windows align (Pearson's r of English window against
+/// Chinese window) and the share of the document's windows some English window aligns with;
+/// then the sentence alignment's.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Features {
     /// English known words the dictionary and the corpus know, of `english_words`.
@@ -103,8 +102,12 @@ struct Query<'a> {
     known: Vec<(u32, usize)>,
     /// Char offsets where the suspect's sentences end.
     breaks: &'a [u32],
-    /// The known words by sentence (ranges of `known`).
+    /// The known words by sentence (ranges of `known`), and as the sentence alignment takes
+    /// them.
     sentences: Vec<std::ops::Range<usize>>,
+    english: Vec<sentences::EnglishSentence>,
+    /// The distinct stems of `known`: the only ones a document's words matter for.
+    stems: std::collections::HashSet<u32>,
     bigrams: Vec<(String, u32)>,
 }
 
@@ -154,8 +157,13 @@ pub fn best(index: &TranslationIndex, text: &str) -> Option<Found> {
             .filter_map(|(i, w)| dictionary.term(&w.stem).filter(|t| index.background.contains_key(t)).map(|t| (t, i)))
             .collect();
         let sentences = sentences::group(known.iter().map(|(_, i)| part[*i].start), &breaks);
+        let english = sentences
+            .iter()
+            .map(|r| sentences::EnglishSentence { stems: known[r.clone()].iter().map(|(t, _)| *t).collect() })
+            .collect();
+        let stems = known.iter().map(|(t, _)| *t).collect();
         let bigrams = bigrams.iter().filter(|(_, at)| (from..to).contains(at)).cloned().collect();
-        let query = Query { words: part, known, breaks: &breaks, sentences, bigrams };
+        let query = Query { words: part, known, breaks: &breaks, sentences, english, stems, bigrams };
         if let Some(found) = find_part(index, &query)
             && best.as_ref().is_none_or(|b| found.score > b.score)
         {
@@ -251,7 +259,6 @@ fn find_part(index: &TranslationIndex, q: &Query) -> Option<Found> {
         features,
         score: *top_score,
         margin,
-        explained: sf.english,
         passages: sf.passages(q, doc),
         ranked: judged.iter().map(|j| (index.documents[j.1].id, j.0)).collect(),
     })
@@ -317,7 +324,6 @@ impl SentenceFeatures {
 /// its source's order, chance does not care).
 fn align_sentences(index: &TranslationIndex, d: usize, q: &Query, reversed: bool) -> SentenceFeatures {
     let doc = &index.documents[d];
-    let wanted: std::collections::HashSet<u32> = q.known.iter().map(|(t, _)| *t).collect();
     let groups = sentences::group(doc.words.iter().map(|w| w.start), &doc.breaks);
     let mut in_document: HashMap<u32, f64> = HashMap::new();
     let chinese: Vec<sentences::ChineseSentence> = groups
@@ -325,7 +331,7 @@ fn align_sentences(index: &TranslationIndex, d: usize, q: &Query, reversed: bool
         .map(|r| {
             let mut stems = Vec::new();
             for w in &doc.words[r.clone()] {
-                for s in index.senses[w.sense as usize].iter().filter(|s| wanted.contains(s)) {
+                for s in index.senses[w.sense as usize].iter().filter(|s| q.stems.contains(s)) {
                     *in_document.entry(*s).or_default() += 1.0;
                     stems.push(*s);
                 }
@@ -335,21 +341,17 @@ fn align_sentences(index: &TranslationIndex, d: usize, q: &Query, reversed: bool
             sentences::ChineseSentence { stems, words: r.len() }
         })
         .collect();
-    let english: Vec<sentences::EnglishSentence> = q
-        .sentences
-        .iter()
-        .map(|r| sentences::EnglishSentence { stems: q.known[r.clone()].iter().map(|(t, _)| *t).collect() })
-        .collect();
     let length = doc.words.len() as f64;
     let frequency = |stem: u32| {
         let corpus = index.presence.get(&stem).copied().unwrap_or(0.0);
         (in_document.get(&stem).copied().unwrap_or(0.0) + MU_SENTENCE * corpus) / (length + MU_SENTENCE)
     };
-    let mut english = english;
-    if reversed {
-        english.reverse();
-    }
-    let alignment = sentences::align(&english, &chinese, &frequency);
+    let alignment = if reversed {
+        let backwards: Vec<sentences::EnglishSentence> = q.english.iter().rev().cloned().collect();
+        sentences::align(&backwards, &chinese, &frequency)
+    } else {
+        sentences::align(&q.english, &chinese, &frequency)
+    };
     let known = q.known.len().max(1) as f64;
     let english_aligned: usize = alignment.blocks.iter().map(|b| b.words).sum();
     let chinese_aligned: usize =
@@ -397,13 +399,12 @@ fn align(index: &TranslationIndex, d: usize, q: &Query) -> Alignment {
     let zl = k.min(ZH_WINDOW) as f64;
     let constant = (MU_WINDOW / (zl + MU_WINDOW)).ln();
     // Each stem's mass per Chinese window (sparse), only for the suspect's stems.
-    let wanted: std::collections::HashSet<u32> = q.known.iter().map(|(t, _)| *t).collect();
     let mut mass: HashMap<u32, HashMap<usize, f64>> = HashMap::new();
     for (i, w) in doc.words.iter().enumerate() {
         let stems = &index.senses[w.sense as usize];
         let share = 1.0 / stems.len() as f64;
         for s in stems {
-            if !wanted.contains(s) {
+            if !q.stems.contains(s) {
                 continue;
             }
             // The windows holding word i.

@@ -10,10 +10,13 @@
 //! - [`index`]: the corpus's Chinese documents as a translation language model (each
 //!   stem's mass per document, Dirichlet-smoothed against the corpus) with inverted lists of
 //!   stems and of name bigrams.
+//! - [`sentences`]: sentence breaks of both sides, and the monotone alignment of English
+//!   with Chinese sentences (a dynamic programme over blocks scored by dictionary evidence).
 //! - [`matching`]: an English suspect is ranked against every document sharing a stem or a
 //!   name (a smoothed likelihood ratio per word), the ten best are aligned window by window
-//!   (50 known English words against 100 Chinese words), and the best is a translation when
-//!   its score and its lead over the next are high enough; lower, an adaptation; else nothing.
+//!   (50 known English words against 100 Chinese words) and sentence by sentence, and the
+//!   best is reported when its score, its lead over the next and its sentences' order say so:
+//!   a translation where its sentences align densely, else an adaptation.
 //! - [`embedding`]: the second signal, measured beside the first (`zhiwen eval --translations
 //!   --embeddings`): sentences of both sides embedded by a multilingual encoder and aligned.
 //!
@@ -93,12 +96,12 @@ pub fn add_translations(report: &mut SuspectReport, store: &Store, text: &str) -
         Some(source) => shared_names(text, &source),
         None => Vec::new(),
     };
-    report.similarity = report.similarity.max(found.explained);
+    report.similarity = report.similarity.max(found.features.english_aligned);
     report.sources.push(SourceMatch {
         id: found.id,
         path: doc.path,
         title: doc.title,
-        similarity: found.explained,
+        similarity: found.features.english_aligned,
         source_coverage: found.features.source_covered,
         passages: found.passages,
         work: store.work_of(found.id)?,

@@ -80,6 +80,7 @@ pub fn group(starts: impl IntoIterator<Item = u32>, breaks: &[u32]) -> Vec<Range
 }
 
 /// One side's sentences for [`align`].
+#[derive(Clone)]
 pub struct EnglishSentence {
     /// Stem ids of its known words, in order.
     pub stems: Vec<u32>,
